@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# The one test command (README, .ci/run): installs what the tests need, then lint, types,
+# build, the suites on the embedded database AND on a PostgreSQL server, and the browser tests.
+set -euo pipefail
+export NEXT_TELEMETRY_DISABLED=1
+cd "$(dirname "$0")/.."
+
+step() { printf '\n==> %s\n' "$*"; }
+
+if ! command -v pnpm >/dev/null 2>&1; then
+  step "installing pnpm"
+  npm install -g pnpm@10 >/dev/null
+fi
+
+step "pnpm install"
+pnpm install --frozen-lockfile
+
+if [ -z "${CHROMIUM_PATH:-}" ] && [ ! -x /usr/bin/chromium ]; then
+  step "installing Chromium from Debian (Playwright cannot download browsers here)"
+  if [ "$(id -u)" = 0 ]; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  fi
+fi
+
+step "lint"
+pnpm lint
+
+step "typecheck"
+pnpm typecheck
+
+step "build"
+pnpm build
+
+step "OpenAPI document: Spectral (OpenAPI + OWASP rules; exceptions in apps/api/.spectral.yaml)"
+pnpm --filter @music/api lint:openapi
+
+step "tests on the embedded database (PGlite)"
+env -u TEST_DATABASE_URL pnpm test
+
+PG_URL="${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
+pg_reachable() {
+  (cd apps/api && node -e "const c=new (require('pg').Client)({connectionString:process.argv[1],connectionTimeoutMillis:3000});c.connect().then(()=>c.end()).catch(()=>process.exit(1))" "$1") 2>/dev/null
+}
+if pg_reachable "$PG_URL"; then
+  step "tests on PostgreSQL ($PG_URL)"
+  TEST_DATABASE_URL="$PG_URL" pnpm test
+elif [ "${CI:-}" = "true" ]; then
+  echo "PostgreSQL is not reachable at $PG_URL; CI must run both databases" >&2
+  exit 1
+else
+  echo "PostgreSQL not reachable at $PG_URL: skipping the server run (set TEST_DATABASE_URL)" >&2
+fi
+
+if [ -f apps/web/playwright.config.ts ]; then
+  step "browser tests (Playwright, Chromium)"
+  pnpm --filter @music/web test:e2e
+fi
+
+step "all tests passed"
