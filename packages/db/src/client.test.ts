@@ -1,0 +1,93 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isUniqueViolation } from './errors';
+import { isUuid, uuidv7 } from './ids';
+import { insertUser } from './repositories/users';
+import { createTestDatabase, type TestDatabase } from './testing';
+
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(() => database?.close());
+
+describe(`database client (${process.env.TEST_DATABASE_URL ? 'PostgreSQL server' : 'embedded'})`, () => {
+  it('applies every migration and has pg_trgm', async () => {
+    const { rows } = await sql<{ extname: string }>`select extname from pg_extension`.execute(database.db);
+    expect(rows.map((r) => r.extname)).toContain('pg_trgm');
+    const tables = await database.db.introspection.getTables();
+    expect(tables.map((t) => t.name).sort()).toEqual(
+      expect.arrayContaining([
+        'users',
+        'sessions',
+        'refresh_tokens',
+        'artists',
+        'songs',
+        'playlists',
+        'playlist_songs',
+      ]),
+    );
+  });
+
+  it('reports a duplicate email as a unique violation of users_email_key', async () => {
+    const user = {
+      username: 'a',
+      email: `dup-${uuidv7()}@example.com`,
+      password_hash: 'x',
+      role: 'user' as const,
+    };
+    await insertUser(database.db, { id: uuidv7(), ...user });
+    const error = await insertUser(database.db, { id: uuidv7(), ...user }).catch((e: unknown) => e);
+    expect(isUniqueViolation(error, 'users_email_key')).toBe(true);
+  });
+
+  it('rolls a failed transaction back completely', async () => {
+    const email = `tx-${uuidv7()}@example.com`;
+    await expect(
+      database.db.transaction().execute(async (trx) => {
+        await insertUser(trx, { id: uuidv7(), username: 'tx', email, password_hash: 'x', role: 'user' });
+        throw new Error('abort');
+      }),
+    ).rejects.toThrow('abort');
+    const found = await database.db.selectFrom('users').select('id').where('email', '=', email).execute();
+    expect(found).toEqual([]);
+  });
+
+  it('serialises concurrent transactions without interleaving them', async () => {
+    const ids = Array.from({ length: 5 }, () => uuidv7());
+    await Promise.all(
+      ids.map((id, i) =>
+        database.db.transaction().execute(async (trx) => {
+          await insertUser(trx, {
+            id,
+            username: `c${i}`,
+            email: `c-${id}@example.com`,
+            password_hash: 'x',
+            role: 'user',
+          });
+        }),
+      ),
+    );
+    const found = await database.db.selectFrom('users').select('id').where('id', 'in', ids).execute();
+    expect(found).toHaveLength(5);
+  });
+});
+
+describe('uuidv7', () => {
+  it('makes valid, version 7, strictly increasing ids', () => {
+    const ids = Array.from({ length: 2000 }, () => uuidv7());
+    for (const id of ids) {
+      expect(isUuid(id)).toBe(true);
+      expect(id[14]).toBe('7');
+      expect('89ab').toContain(id[19]);
+    }
+    expect([...ids].sort()).toEqual(ids);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('tells UUIDs from everything else', () => {
+    expect(isUuid('not-a-uuid')).toBe(false);
+    expect(isUuid('0190a000-0000-7000-8000-00000000000g')).toBe(false);
+    expect(isUuid(42)).toBe(false);
+  });
+});

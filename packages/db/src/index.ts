@@ -1,0 +1,14 @@
+export { createDatabase, type Database, type DatabaseConfig, type Db } from './client';
+export { isDatabaseUnavailable, isForeignKeyViolation, isUniqueViolation } from './errors';
+export { isUuid, uuidv7 } from './ids';
+export { likeContains } from './like';
+export { migrateToLatest } from './migrate';
+export * from './repositories/artists';
+export * from './repositories/locks';
+export * from './repositories/login-failures';
+export * from './repositories/playlists';
+export { countRows } from './repositories/row-counts';
+export * from './repositories/sessions';
+export * from './repositories/songs';
+export * from './repositories/users';
+export type * from './schema';

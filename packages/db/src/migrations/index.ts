@@ -1,0 +1,14 @@
+import type { Migration } from 'kysely/migration';
+import * as usersAndSessions from './2026-11-22T10-00-users-and-sessions';
+import * as catalogue from './2026-11-22T11-00-catalogue';
+import * as rowCounts from './2026-11-22T12-00-row-counts';
+
+/**
+ * Every migration, in order. Listed statically (not read from a folder) so the bundled API
+ * carries them and no file-system layout can change what runs.
+ */
+export const migrations: Record<string, Migration> = {
+  '2026-11-22T10-00-users-and-sessions': usersAndSessions,
+  '2026-11-22T11-00-catalogue': catalogue,
+  '2026-11-22T12-00-row-counts': rowCounts,
+};

@@ -1,0 +1,218 @@
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type DatabaseIntrospector,
+  type Dialect,
+  type DialectAdapter,
+  type Driver,
+  type Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type QueryCompiler,
+  type QueryResult,
+  type TransactionSettings,
+} from 'kysely';
+import pg from 'pg';
+import { isDatabaseUnavailable } from './errors';
+import { statementName } from './prepared';
+
+/**
+ * Kysely over node-postgres, built for throughput on few cores:
+ * - Single statements (most requests) go to a few long-lived clients in pg's pipeline mode:
+ *   many requests' queries are on the wire of one connection at once, instead of each
+ *   request checking a connection out of a pool and waiting for a round trip.
+ * - Transactions check a connection out of an ordinary pool for their whole length, so no
+ *   other request's statement can land inside them.
+ * - Every statement is a named prepared statement (parsed and planned once per connection).
+ *
+ * Kysely hands out a connection before it knows whether a transaction follows; the
+ * connection here binds to a pooled client only when `beginTransaction` is called.
+ * Session-scoped state (advisory locks, SET) must not be used through this driver outside a
+ * transaction: migrations therefore run through a separate, plain pool (see client.ts).
+ */
+export class PipelinedPostgresDialect implements Dialect {
+  constructor(private readonly options: { pool: pg.Pool; shared: SharedClients }) {}
+  createAdapter(): DialectAdapter {
+    return new PostgresAdapter();
+  }
+  createDriver(): Driver {
+    return new PipelinedDriver(this.options.pool, this.options.shared);
+  }
+  createQueryCompiler(): QueryCompiler {
+    return new PostgresQueryCompiler();
+  }
+  createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
+    return new PostgresIntrospector(db);
+  }
+}
+
+/** A fixed number of pipelined clients, used round robin, replaced when their connection dies. */
+export class SharedClients {
+  readonly #clients: Array<Promise<pg.Client> | undefined>;
+  #next = 0;
+  #slot: number | undefined;
+  #ended = false;
+
+  constructor(
+    private readonly config: pg.ClientConfig,
+    size: number,
+    private readonly onError: (error: Error) => void,
+  ) {
+    this.#clients = new Array(size).fill(undefined);
+  }
+
+  get(): Promise<pg.Client> {
+    if (this.#ended) return Promise.reject(new Error('Cannot use a pool after calling end'));
+    // Every statement of one event-loop turn goes to the same client, so they leave in one
+    // write (see coalesceWrites); the next turn moves on to the next client.
+    if (this.#slot === undefined) {
+      this.#slot = this.#next++ % this.#clients.length;
+      setImmediate(() => {
+        this.#slot = undefined;
+      });
+    }
+    const slot = this.#slot;
+    let client = this.#clients[slot];
+    if (!client) {
+      client = this.#connect(slot);
+      this.#clients[slot] = client;
+    }
+    return client;
+  }
+
+  #connect(slot: number): Promise<pg.Client> {
+    const client = new pg.Client({ ...this.config, pipeline: true } as pg.ClientConfig);
+    const drop = () => {
+      if (this.#clients[slot] === connecting) this.#clients[slot] = undefined;
+    };
+    client.on('error', (error) => {
+      drop();
+      this.onError(error);
+    });
+    client.on('end', drop);
+    const connecting = client.connect().then(
+      () => client,
+      (error: unknown) => {
+        drop();
+        client.end().catch(() => {});
+        throw error;
+      },
+    );
+    return connecting;
+  }
+
+  async end(): Promise<void> {
+    this.#ended = true;
+    const clients = this.#clients.splice(0);
+    await Promise.all(clients.map((c) => c?.then((client) => client.end()).catch(() => {})));
+  }
+}
+
+const CHANGES = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
+
+function toResult<R>(result: pg.QueryResult): QueryResult<R> {
+  return {
+    rows: result.rows as R[],
+    ...(CHANGES.has(result.command) && result.rowCount !== null
+      ? { numAffectedRows: BigInt(result.rowCount) }
+      : {}),
+  };
+}
+
+const corked = new WeakSet<pg.Client>();
+
+/**
+ * pg writes every query to the socket as soon as it is submitted: one `writev` system call per
+ * query, which was a third of the API's CPU on the song detail. A shared client's socket is
+ * corked instead until the event loop's check phase, so every query submitted while one batch
+ * of I/O events is handled (many requests' queries) leaves in one write.
+ */
+function coalesceWrites(client: pg.Client): void {
+  if (corked.has(client)) return;
+  const stream = (
+    client as unknown as { connection?: { stream?: NodeJS.WritableStream & Partial<Corkable> } }
+  ).connection?.stream;
+  if (!stream?.cork || !stream.uncork) return;
+  corked.add(client);
+  stream.cork();
+  setImmediate(() => {
+    corked.delete(client);
+    stream.uncork?.();
+  });
+}
+
+interface Corkable {
+  cork(): void;
+  uncork(): void;
+}
+
+class LazyConnection implements DatabaseConnection {
+  exclusive: pg.PoolClient | undefined;
+  /** The exclusive client's connection failed: it is destroyed, not returned to the pool. */
+  broken = false;
+  constructor(private readonly shared: SharedClients) {}
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const client = this.exclusive ?? (await this.shared.get());
+    if (!this.exclusive) coalesceWrites(client);
+    try {
+      const result = await client.query({
+        name: statementName(query.sql),
+        text: query.sql,
+        values: query.parameters as unknown[],
+      });
+      return toResult<R>(result);
+    } catch (error) {
+      if (this.exclusive && isDatabaseUnavailable(error)) this.broken = true;
+      throw error;
+    }
+  }
+
+  // biome-ignore lint/correctness/useYield: streaming is not offered by this driver.
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('Streaming is not supported by this driver');
+  }
+}
+
+class PipelinedDriver implements Driver {
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly shared: SharedClients,
+  ) {}
+
+  async init(): Promise<void> {}
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    return new LazyConnection(this.shared);
+  }
+
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    const lazy = connection as LazyConnection;
+    lazy.exclusive = await this.pool.connect();
+    const modes = [
+      settings.isolationLevel ? `isolation level ${settings.isolationLevel}` : '',
+      settings.accessMode ?? '',
+    ].filter(Boolean);
+    await lazy.executeQuery(CompiledQuery.raw(`begin${modes.length ? ` ${modes.join(' ')}` : ''}`));
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('commit'));
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('rollback'));
+  }
+
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    const lazy = connection as LazyConnection;
+    lazy.exclusive?.release(lazy.broken);
+    lazy.exclusive = undefined;
+    lazy.broken = false;
+  }
+
+  async destroy(): Promise<void> {
+    await Promise.all([this.shared.end(), this.pool.end()]);
+  }
+}

@@ -1,0 +1,109 @@
+import { sql } from 'kysely';
+import type { Db } from '../client';
+import { likeContains } from '../like';
+import type { ArtistRow, ArtistsTable } from '../schema';
+import { countRows } from './row-counts';
+
+export type NewArtist = Omit<ArtistRow, 'created_at' | 'updated_at'>;
+export type ArtistUpdate = Partial<Pick<ArtistsTable, 'name' | 'bio' | 'user_id'>>;
+
+export async function insertArtist(db: Db, artist: NewArtist): Promise<ArtistRow> {
+  return db.insertInto('artists').values(artist).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function findArtistById(db: Db, id: string): Promise<ArtistRow | undefined> {
+  return db.selectFrom('artists').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function hasAnyArtist(db: Db): Promise<boolean> {
+  return (await db.selectFrom('artists').select('id').limit(1).executeTakeFirst()) !== undefined;
+}
+
+/** The ids among `ids` that name an artist. */
+export async function findExistingArtistIds(db: Db, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('artists')
+    .select('id')
+    .where('id', '=', sql<string>`any(${[...ids]}::uuid[])`)
+    .execute();
+  return new Set(rows.map((r) => r.id));
+}
+
+/** The artists an account manages, oldest first. */
+export async function findArtistIdsByUserId(db: Db, userId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('artists')
+    .select('id')
+    .where('user_id', '=', userId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** `search`: case-insensitive substring of the name (trigram index); ordered by name, then id. */
+export async function listArtists(
+  db: Db,
+  args: { search?: string | undefined; userId?: string | undefined; limit: number; offset: number },
+): Promise<{ rows: ArtistRow[]; total: number }> {
+  let query = db.selectFrom('artists');
+  if (args.search) query = query.where('name', 'ilike', likeContains(args.search));
+  if (args.userId) query = query.where('user_id', '=', args.userId);
+  const [rows, total] = await Promise.all([
+    query.selectAll().orderBy('name').orderBy('id').limit(args.limit).offset(args.offset).execute(),
+    args.search || args.userId
+      ? query
+          .select(sql<number>`count(*)::int`.as('total'))
+          .executeTakeFirstOrThrow()
+          .then((r) => r.total)
+      : countRows(db, 'artists'),
+  ]);
+  return { rows, total };
+}
+
+export async function updateArtist(db: Db, id: string, patch: ArtistUpdate): Promise<ArtistRow | undefined> {
+  return db
+    .updateTable('artists')
+    .set({ ...patch, updated_at: new Date() })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Deletes the artist; its song links go with it (cascade), the songs stay. */
+export async function deleteArtist(db: Db, id: string): Promise<boolean> {
+  // The songs' artistIds change: they count as modified.
+  await db
+    .updateTable('songs')
+    .set({ updated_at: new Date() })
+    .where('id', 'in', (eb) => eb.selectFrom('song_artists').select('song_id').where('artist_id', '=', id))
+    .execute();
+  const result = await db.deleteFrom('artists').where('id', '=', id).executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
+
+/** Ids of the artist's songs, ordered by title, then id, with the count of all of them. */
+export async function listArtistSongIds(
+  db: Db,
+  args: { artistId: string; limit: number; offset: number },
+): Promise<{ ids: string[]; total: number }> {
+  const [rows, count] = await Promise.all([
+    db
+      .selectFrom('songs')
+      .innerJoin('song_artists', 'song_artists.song_id', 'songs.id')
+      .select('songs.id')
+      .where('song_artists.artist_id', '=', args.artistId)
+      .orderBy('songs.title')
+      .orderBy('songs.id')
+      .limit(args.limit)
+      .offset(args.offset)
+      .execute(),
+    db
+      .selectFrom('song_artists')
+      .select(sql<number>`count(*)::int`.as('total'))
+      .where('artist_id', '=', args.artistId)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { ids: rows.map((r) => r.id), total: count.total };
+}

@@ -1,0 +1,165 @@
+import { sql } from 'kysely';
+import type { Db } from '../client';
+import type { PlaylistRow, PlaylistsTable } from '../schema';
+import { countRows } from './row-counts';
+
+export type NewPlaylist = Omit<PlaylistRow, 'created_at' | 'updated_at'>;
+export type PlaylistUpdate = Partial<Pick<PlaylistsTable, 'name' | 'description' | 'is_public'>>;
+
+/** A playlist with its song ids in playlist order. */
+export interface PlaylistWithSongs extends PlaylistRow {
+  song_ids: string[];
+}
+
+/** The playlists named by `ids` with their song ids, in the order of `ids`; one query. */
+export async function findPlaylistsWithSongs(db: Db, ids: readonly string[]): Promise<PlaylistWithSongs[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('playlists')
+    .selectAll('playlists')
+    .select(
+      sql<string[]>`coalesce((
+        select array_agg(ps.song_id order by ps.position)::text[]
+        from playlist_songs ps where ps.playlist_id = playlists.id
+      ), '{}')`.as('song_ids'),
+    )
+    .where('playlists.id', '=', sql<string>`any(${[...ids]}::uuid[])`)
+    .execute();
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+export async function findPlaylistById(db: Db, id: string): Promise<PlaylistWithSongs | undefined> {
+  const [playlist] = await findPlaylistsWithSongs(db, [id]);
+  return playlist;
+}
+
+/**
+ * Locks the playlist row for the rest of the transaction (concurrent changes to its songs
+ * queue behind it); undefined when it does not exist.
+ */
+export async function lockPlaylist(db: Db, id: string): Promise<PlaylistRow | undefined> {
+  return db.selectFrom('playlists').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+}
+
+/** Ordered by created_at, then id; all playlists, one user's, and/or only the public ones. */
+export async function listPlaylistIds(
+  db: Db,
+  args: { userId?: string | undefined; publicOnly?: boolean; limit: number; offset: number },
+): Promise<{ ids: string[]; total: number }> {
+  let query = db.selectFrom('playlists');
+  if (args.userId) query = query.where('user_id', '=', args.userId);
+  if (args.publicOnly) query = query.where('is_public', '=', true);
+  const [rows, total] = await Promise.all([
+    query.select('id').orderBy('created_at').orderBy('id').limit(args.limit).offset(args.offset).execute(),
+    args.userId || args.publicOnly
+      ? query
+          .select(sql<number>`count(*)::int`.as('total'))
+          .executeTakeFirstOrThrow()
+          .then((r) => r.total)
+      : countRows(db, 'playlists'),
+  ]);
+  return { ids: rows.map((r) => r.id), total };
+}
+
+export async function insertPlaylist(db: Db, playlist: NewPlaylist): Promise<PlaylistRow> {
+  return db.insertInto('playlists').values(playlist).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function updatePlaylist(
+  db: Db,
+  id: string,
+  patch: PlaylistUpdate,
+): Promise<PlaylistRow | undefined> {
+  return db
+    .updateTable('playlists')
+    .set({ ...patch, updated_at: new Date() })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Deletes the playlist; the songs stay. */
+export async function deletePlaylist(db: Db, id: string): Promise<boolean> {
+  const result = await db.deleteFrom('playlists').where('id', '=', id).executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
+
+/** Replaces the playlist's songs with `songIds`, in that order. */
+export async function setPlaylistSongs(
+  db: Db,
+  playlistId: string,
+  songIds: readonly string[],
+): Promise<void> {
+  await db.deleteFrom('playlist_songs').where('playlist_id', '=', playlistId).execute();
+  if (songIds.length === 0) return;
+  await db
+    .insertInto('playlist_songs')
+    .values(songIds.map((songId, position) => ({ playlist_id: playlistId, song_id: songId, position })))
+    .execute();
+}
+
+/** True when the song is in the playlist. */
+export async function hasPlaylistSong(
+  db: Db,
+  args: { playlistId: string; songId: string },
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('playlist_songs')
+    .select('song_id')
+    .where('playlist_id', '=', args.playlistId)
+    .where('song_id', '=', args.songId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Appends the song after the playlist's last one. Callers lock the playlist first
+ * (`lockPlaylist`), so `max(position) + 1` cannot be computed twice for one playlist; the
+ * primary key still refuses a duplicate song (23505).
+ */
+export async function appendPlaylistSong(
+  db: Db,
+  args: { playlistId: string; songId: string },
+): Promise<void> {
+  await db
+    .insertInto('playlist_songs')
+    .columns(['playlist_id', 'song_id', 'position'])
+    .expression((eb) =>
+      eb
+        .selectFrom('playlist_songs')
+        .select([
+          sql<string>`${args.playlistId}::uuid`.as('playlist_id'),
+          sql<string>`${args.songId}::uuid`.as('song_id'),
+          sql<number>`coalesce(max(position) + 1, 0)`.as('position'),
+        ])
+        .where('playlist_id', '=', args.playlistId),
+    )
+    .execute();
+}
+
+/** False when the song was not in the playlist. */
+export async function removePlaylistSong(
+  db: Db,
+  args: { playlistId: string; songId: string },
+): Promise<boolean> {
+  const result = await db
+    .deleteFrom('playlist_songs')
+    .where('playlist_id', '=', args.playlistId)
+    .where('song_id', '=', args.songId)
+    .executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
+
+/** Ids of the playlist's songs in playlist order, with their count. */
+export async function listPlaylistSongIds(
+  db: Db,
+  args: { playlistId: string; limit: number; offset: number },
+): Promise<{ ids: string[]; total: number }> {
+  const query = db.selectFrom('playlist_songs').where('playlist_id', '=', args.playlistId);
+  const [rows, count] = await Promise.all([
+    query.select('song_id').orderBy('position').limit(args.limit).offset(args.offset).execute(),
+    query.select(sql<number>`count(*)::int`.as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { ids: rows.map((r) => r.song_id), total: count.total };
+}

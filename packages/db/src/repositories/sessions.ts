@@ -1,0 +1,96 @@
+import { CompiledQuery } from 'kysely';
+import type { Db } from '../client';
+import type { Role } from '../schema';
+
+export async function insertSession(db: Db, session: { id: string; userId: string; expiresAt: Date }) {
+  await db
+    .insertInto('sessions')
+    .values({ id: session.id, user_id: session.userId, expires_at: session.expiresAt })
+    .execute();
+}
+
+export interface SessionUser {
+  id: string;
+  username: string;
+  email: string;
+  role: Role;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/**
+ * The user behind a live session, read fresh on every request: a revoked session, a deleted
+ * user or a changed role takes effect on the very next request, on every API instance.
+ * It runs on every authenticated request, so its SQL is written once here rather than built
+ * by the query builder each time (the builder was ~15% of a request's CPU).
+ */
+const SESSION_USER_SQL = `select u.id, u.username, u.email, u.role, u.created_at, u.updated_at
+  from sessions s join users u on u.id = s.user_id
+  where s.id = $1 and s.user_id = $2 and s.revoked_at is null and s.expires_at > now()`;
+
+export async function findSessionUser(
+  db: Db,
+  sessionId: string,
+  userId: string,
+): Promise<SessionUser | undefined> {
+  const { rows } = await db.executeQuery<SessionUser>(
+    CompiledQuery.raw(SESSION_USER_SQL, [sessionId, userId]),
+  );
+  return rows[0];
+}
+
+export async function revokeSession(db: Db, sessionId: string, reason: string): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: new Date(), revoked_reason: reason })
+    .where('id', '=', sessionId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+export async function extendSession(db: Db, sessionId: string, expiresAt: Date): Promise<void> {
+  await db.updateTable('sessions').set({ expires_at: expiresAt }).where('id', '=', sessionId).execute();
+}
+
+export async function insertRefreshToken(
+  db: Db,
+  token: { hash: string; sessionId: string; expiresAt: Date },
+) {
+  await db
+    .insertInto('refresh_tokens')
+    .values({ token_hash: token.hash, session_id: token.sessionId, expires_at: token.expiresAt })
+    .execute();
+}
+
+export type RefreshOutcome =
+  | { kind: 'rotated'; sessionId: string; userId: string }
+  | { kind: 'reused'; sessionId: string }
+  | { kind: 'invalid' };
+
+/**
+ * Marks a refresh token as used, atomically: of two requests presenting the same token, exactly
+ * one sees it unrotated. A token that was already rotated reports `reused` (the caller revokes
+ * the session: someone replayed it); an unknown, expired or revoked one is `invalid`.
+ */
+export async function rotateRefreshToken(db: Db, hash: string): Promise<RefreshOutcome> {
+  const claimed = await db
+    .updateTable('refresh_tokens as t')
+    .set({ rotated_at: new Date() })
+    .from('sessions as s')
+    .whereRef('s.id', '=', 't.session_id')
+    .where('t.token_hash', '=', hash)
+    .where('t.rotated_at', 'is', null)
+    .where('t.expires_at', '>', new Date())
+    .where('s.revoked_at', 'is', null)
+    .returning(['t.session_id', 's.user_id'])
+    .executeTakeFirst();
+  if (claimed) return { kind: 'rotated', sessionId: claimed.session_id, userId: claimed.user_id };
+
+  const existing = await db
+    .selectFrom('refresh_tokens')
+    .select(['session_id', 'rotated_at'])
+    .where('token_hash', '=', hash)
+    .executeTakeFirst();
+  if (existing?.rotated_at) return { kind: 'reused', sessionId: existing.session_id };
+  return { kind: 'invalid' };
+}

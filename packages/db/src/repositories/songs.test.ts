@@ -1,0 +1,97 @@
+import { CompiledQuery, sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uuidv7 } from '../ids';
+import { createTestDatabase, type TestDatabase } from '../testing';
+import { insertArtist } from './artists';
+import {
+  findSongsWithArtists,
+  insertSong,
+  listSongIds,
+  setSongArtists,
+  songCountQuery,
+  songPageQuery,
+} from './songs';
+
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await createTestDatabase();
+  // 100k songs and 1k artists, each song linked to one artist: enough rows that the planner
+  // prefers an index whenever one can serve the query.
+  await sql`insert into artists (id, name)
+    select gen_random_uuid(), 'Artist ' || md5('artist' || i) from generate_series(1, 1000) i`.execute(
+    database.db,
+  );
+  await sql`insert into songs (id, title, album, genre, duration, release_year)
+    select gen_random_uuid(), 'Track ' || md5('title' || i), 'Album ' || md5('album' || (i % 5000)),
+      (array['rock', 'pop', 'jazz', 'folk', 'soul'])[i % 5 + 1], 60 + i % 300, 1960 + i % 60
+    from generate_series(1, 100000) i`.execute(database.db);
+  await sql`insert into song_artists (song_id, artist_id, position)
+    select s.id, a.id, 0 from
+      (select id, row_number() over (order by id) % 1000 as k from songs) s
+      join (select id, row_number() over (order by id) - 1 as k from artists) a using (k)`.execute(
+    database.db,
+  );
+  await sql`analyze`.execute(database.db);
+}, 120_000);
+afterAll(() => database?.close());
+
+async function plan(query: { compile(): CompiledQuery }): Promise<string> {
+  const compiled = query.compile();
+  const { rows } = await database.db.executeQuery<{ 'QUERY PLAN': string }>(
+    CompiledQuery.raw(`explain ${compiled.sql}`, [...compiled.parameters]),
+  );
+  return rows.map((r) => r['QUERY PLAN']).join('\n');
+}
+
+describe(`song search on 100k songs (${process.env.TEST_DATABASE_URL ? 'PostgreSQL server' : 'embedded'})`, () => {
+  const term = (i: number, what: string) => sql<string>`substr(md5(${`${what}${i}`}), 3, 10)`;
+
+  it('uses the trigram indexes, never a sequential scan of songs', async () => {
+    const { rows } = await sql<{ t: string }>`select ${term(4242, 'title')} as t`.execute(database.db);
+    const search = rows[0]!.t;
+    const page = await plan(songPageQuery(database.db, { search, limit: 20, offset: 0 }));
+    expect(page).not.toMatch(/Seq Scan on songs/);
+    expect(page).toMatch(/Bitmap Index Scan on songs_title_trgm_idx/);
+    expect(page).toMatch(/Bitmap Index Scan on songs_album_trgm_idx/);
+    const count = await plan(songCountQuery(database.db, { search }));
+    expect(count).not.toMatch(/Seq Scan on songs/);
+    expect(count).toMatch(/Bitmap Index Scan on songs_title_trgm_idx/);
+
+    const found = await listSongIds(database.db, { search: search.toUpperCase(), limit: 20, offset: 0 });
+    expect(found.total).toBe(1);
+    const [song] = await findSongsWithArtists(database.db, found.ids);
+    expect(song?.title).toContain(search);
+    expect(song?.artist_ids).toHaveLength(1);
+  });
+
+  it('finds songs by an artist name through the same query', async () => {
+    const { rows } = await sql<{ t: string }>`select ${term(7, 'artist')} as t`.execute(database.db);
+    const found = await listSongIds(database.db, { search: rows[0]!.t, limit: 100, offset: 0 });
+    expect(found.total).toBe(100);
+    expect(found.ids).toHaveLength(100);
+  });
+
+  it('matches LIKE metacharacters literally', async () => {
+    const artist = await insertArtist(database.db, { id: uuidv7(), name: 'Meta', bio: null, user_id: null });
+    const titles = ['100% pure', '1000 pure', 'snake_case', 'snakeXcase', 'back\\slash', 'backslash'];
+    const ids: string[] = [];
+    for (const title of titles) {
+      const song = await insertSong(database.db, {
+        id: uuidv7(),
+        title,
+        album: null,
+        genre: null,
+        duration: 60,
+        release_year: null,
+      });
+      await setSongArtists(database.db, song.id, [artist.id]);
+      ids.push(song.id);
+    }
+    const search = async (text: string) =>
+      (await listSongIds(database.db, { search: text, artistId: artist.id, limit: 10, offset: 0 })).ids;
+    expect(await search('0%')).toEqual([ids[0]]);
+    expect(await search('e_c')).toEqual([ids[2]]);
+    expect(await search('k\\s')).toEqual([ids[4]]);
+    expect(await search('%')).toEqual([ids[0]]);
+  });
+});

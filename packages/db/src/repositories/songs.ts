@@ -1,0 +1,209 @@
+import { sql } from 'kysely';
+import type { Db } from '../client';
+import { likeContains } from '../like';
+import type { SongRow, SongsTable } from '../schema';
+import { countRows } from './row-counts';
+
+export type NewSong = Omit<SongRow, 'created_at' | 'updated_at'>;
+export type SongUpdate = Partial<Pick<SongsTable, 'title' | 'album' | 'genre' | 'duration' | 'release_year'>>;
+
+/** A song with its artists' ids in link order. */
+export interface SongWithArtists extends SongRow {
+  artist_ids: string[];
+}
+
+export interface SongFilters {
+  /** Case-insensitive substring of the title, the album or an artist's name. */
+  search?: string | undefined;
+  /** Case-insensitive equality. */
+  genre?: string | undefined;
+  artistId?: string | undefined;
+}
+
+/**
+ * The songs named by `ids`, each with its artist ids (in `song_artists.position` order), in the
+ * order of `ids`; unknown ids are left out. One query: every place that returns a song uses it.
+ */
+export async function findSongsWithArtists(db: Db, ids: readonly string[]): Promise<SongWithArtists[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('songs')
+    .selectAll('songs')
+    .select(
+      sql<string[]>`coalesce((
+        select array_agg(sa.artist_id order by sa.position, sa.artist_id)::text[]
+        from song_artists sa where sa.song_id = songs.id
+      ), '{}')`.as('artist_ids'),
+    )
+    .where('songs.id', '=', sql<string>`any(${[...ids]}::uuid[])`)
+    .execute();
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+export async function findSongById(db: Db, id: string): Promise<SongWithArtists | undefined> {
+  const [song] = await findSongsWithArtists(db, [id]);
+  return song;
+}
+
+/** The ids among `ids` that name a song. */
+export async function findExistingSongIds(db: Db, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('songs')
+    .select('id')
+    .where('id', '=', sql<string>`any(${[...ids]}::uuid[])`)
+    .execute();
+  return new Set(rows.map((r) => r.id));
+}
+
+/** Locks the song row for the rest of the transaction; false when it does not exist. */
+export async function lockSong(db: Db, id: string): Promise<boolean> {
+  const row = await db.selectFrom('songs').select('id').where('id', '=', id).forUpdate().executeTakeFirst();
+  return row !== undefined;
+}
+
+function filteredSongs(db: Db, filters: SongFilters) {
+  let query = db.selectFrom('songs');
+  if (filters.search) {
+    const pattern = likeContains(filters.search);
+    // Three separately indexable lookups (trigram indexes on title, album and artist name)
+    // instead of one OR across a join, which PostgreSQL could only answer by scanning.
+    query = query.where('songs.id', 'in', (eb) =>
+      eb
+        .selectFrom('songs as s')
+        .select('s.id')
+        .where('s.title', 'ilike', pattern)
+        .union(eb.selectFrom('songs as s').select('s.id').where('s.album', 'ilike', pattern))
+        .union(
+          eb
+            .selectFrom('song_artists as sa')
+            .innerJoin('artists as a', 'a.id', 'sa.artist_id')
+            .select('sa.song_id as id')
+            .where('a.name', 'ilike', pattern),
+        ),
+    );
+  }
+  if (filters.genre) {
+    query = query.where(sql`lower(songs.genre)`, '=', sql`lower(${filters.genre})`);
+  }
+  if (filters.artistId) {
+    const artistId = filters.artistId;
+    query = query.where('songs.id', 'in', (eb) =>
+      eb
+        .selectFrom('song_artists')
+        .select('song_artists.song_id')
+        .where('song_artists.artist_id', '=', artistId),
+    );
+  }
+  return query;
+}
+
+/** The query of one page of song ids (ordered by title, then id); exported for the index test. */
+export function songPageQuery(db: Db, args: SongFilters & { limit: number; offset: number }) {
+  return filteredSongs(db, args)
+    .select('songs.id')
+    .orderBy('songs.title')
+    .orderBy('songs.id')
+    .limit(args.limit)
+    .offset(args.offset);
+}
+
+/** The query counting every matching song; exported for the index test. */
+export function songCountQuery(db: Db, filters: SongFilters) {
+  return filteredSongs(db, filters).select(sql<number>`count(*)::int`.as('total'));
+}
+
+export async function listSongIds(
+  db: Db,
+  args: SongFilters & { limit: number; offset: number },
+): Promise<{ ids: string[]; total: number }> {
+  const filtered = Boolean(args.search || args.genre || args.artistId);
+  const [rows, total] = await Promise.all([
+    songPageQuery(db, args).execute(),
+    filtered
+      ? songCountQuery(db, args)
+          .executeTakeFirstOrThrow()
+          .then((r) => r.total)
+      : countRows(db, 'songs'),
+  ]);
+  return { ids: rows.map((r) => r.id), total };
+}
+
+export async function insertSong(db: Db, song: NewSong): Promise<SongRow> {
+  return db.insertInto('songs').values(song).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function updateSong(db: Db, id: string, patch: SongUpdate): Promise<SongRow | undefined> {
+  return db
+    .updateTable('songs')
+    .set({ ...patch, updated_at: new Date() })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Replaces the song's artists with `artistIds`, in that order. */
+export async function setSongArtists(db: Db, songId: string, artistIds: readonly string[]): Promise<void> {
+  await db.deleteFrom('song_artists').where('song_id', '=', songId).execute();
+  if (artistIds.length === 0) return;
+  await db
+    .insertInto('song_artists')
+    .values(artistIds.map((artistId, position) => ({ song_id: songId, artist_id: artistId, position })))
+    .execute();
+}
+
+/**
+ * Links the artist to the song after its current artists; false when already linked.
+ * Callers lock the song first (`lockSong`) so concurrent links get distinct positions.
+ */
+export async function linkSongArtist(db: Db, args: { songId: string; artistId: string }): Promise<boolean> {
+  const result = await db
+    .insertInto('song_artists')
+    .columns(['song_id', 'artist_id', 'position'])
+    .expression((eb) =>
+      eb
+        .selectFrom('song_artists')
+        .select([
+          sql<string>`${args.songId}::uuid`.as('song_id'),
+          sql<string>`${args.artistId}::uuid`.as('artist_id'),
+          sql<number>`coalesce(max(position) + 1, 0)`.as('position'),
+        ])
+        .where('song_id', '=', args.songId),
+    )
+    .onConflict((oc) => oc.columns(['song_id', 'artist_id']).doNothing())
+    .executeTakeFirst();
+  const linked = (result.numInsertedOrUpdatedRows ?? 0n) > 0n;
+  if (linked) await touchSong(db, args.songId);
+  return linked;
+}
+
+/** False when they were not linked. */
+export async function unlinkSongArtist(db: Db, args: { songId: string; artistId: string }): Promise<boolean> {
+  const result = await db
+    .deleteFrom('song_artists')
+    .where('song_id', '=', args.songId)
+    .where('artist_id', '=', args.artistId)
+    .executeTakeFirst();
+  const unlinked = result.numDeletedRows > 0n;
+  if (unlinked) await touchSong(db, args.songId);
+  return unlinked;
+}
+
+async function touchSong(db: Db, id: string): Promise<void> {
+  await db.updateTable('songs').set({ updated_at: new Date() }).where('id', '=', id).execute();
+}
+
+/** Deletes the song; it leaves every playlist and artist link (cascade). */
+export async function deleteSong(db: Db, id: string): Promise<boolean> {
+  // The playlists it leaves change (their songIds): they count as modified.
+  await db
+    .updateTable('playlists')
+    .set({ updated_at: new Date() })
+    .where('id', 'in', (eb) =>
+      eb.selectFrom('playlist_songs').select('playlist_id').where('song_id', '=', id),
+    )
+    .execute();
+  const result = await db.deleteFrom('songs').where('id', '=', id).executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}

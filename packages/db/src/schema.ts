@@ -1,0 +1,112 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/** Table types, kept in step with ./migrations (which are the source of truth). */
+
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
+
+export type Role = 'user' | 'artist' | 'admin';
+
+export interface UsersTable {
+  id: string;
+  username: string;
+  /** Trimmed and lower-cased before it is stored; unique. */
+  email: string;
+  password_hash: string;
+  role: Role;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  created_at: CreatedAt;
+  expires_at: Date;
+  revoked_at: Date | null;
+  revoked_reason: string | null;
+}
+
+export interface RefreshTokensTable {
+  token_hash: string;
+  session_id: string;
+  created_at: CreatedAt;
+  expires_at: Date;
+  rotated_at: Date | null;
+}
+
+export interface LoginFailuresTable {
+  id: Generated<string>;
+  email: string;
+  address: string;
+  created_at: CreatedAt;
+}
+
+export interface ArtistsTable {
+  id: string;
+  name: string;
+  bio: string | null;
+  user_id: string | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface SongsTable {
+  id: string;
+  title: string;
+  album: string | null;
+  genre: string | null;
+  duration: number;
+  release_year: number | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface SongArtistsTable {
+  song_id: string;
+  artist_id: string;
+  position: number;
+}
+
+export interface PlaylistsTable {
+  id: string;
+  user_id: string;
+  name: string;
+  description: string | null;
+  is_public: boolean;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface PlaylistSongsTable {
+  playlist_id: string;
+  song_id: string;
+  position: number;
+  added_at: CreatedAt;
+}
+
+export interface RowCountsTable {
+  table_name: 'users' | 'artists' | 'songs' | 'playlists';
+  total: string;
+}
+
+export interface Database {
+  row_counts: RowCountsTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  refresh_tokens: RefreshTokensTable;
+  login_failures: LoginFailuresTable;
+  artists: ArtistsTable;
+  songs: SongsTable;
+  song_artists: SongArtistsTable;
+  playlists: PlaylistsTable;
+  playlist_songs: PlaylistSongsTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type SessionRow = Selectable<SessionsTable>;
+export type ArtistRow = Selectable<ArtistsTable>;
+export type SongRow = Selectable<SongsTable>;
+export type PlaylistRow = Selectable<PlaylistsTable>;
