@@ -1,0 +1,25 @@
+/**
+ * The zod schemas of the procedures' inputs, for the console's forms (one schema shared by
+ * form and procedure). Browser-safe: nothing here imports server code.
+ */
+export {
+  createArtistInput,
+  listArtistsInput,
+  patchArtistInput,
+  replaceArtistInput,
+} from './modules/artists/artists.schema';
+export { loginInput, refreshInput } from './modules/auth/auth.schema';
+export {
+  addPlaylistSongInput,
+  createPlaylistInput,
+  listPlaylistsInput,
+  replacePlaylistInput,
+} from './modules/playlists/playlists.schema';
+export { createSongInput, listSongsInput, patchSongInput } from './modules/songs/songs.schema';
+export {
+  createUserInput,
+  emailSchema,
+  passwordSchema,
+  roleSchema,
+  updateUserInput,
+} from './modules/users/users.schema';

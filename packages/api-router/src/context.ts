@@ -1,0 +1,76 @@
+import type { TokenService } from '@music/auth';
+import { parseBearer } from '@music/auth';
+import { type Db, findSessionUser, isUuid, type SessionUser } from '@music/db';
+
+export interface Logger {
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+export interface Settings {
+  /** Failed sign-ins for one email within the window before it is throttled. */
+  loginMaxFailuresPerEmail: number;
+  /** Failed sign-ins from one client address within the window before it is throttled. */
+  loginMaxFailuresPerAddress: number;
+  loginWindowSeconds: number;
+}
+
+export const DEFAULT_SETTINGS: Settings = {
+  loginMaxFailuresPerEmail: 10,
+  loginMaxFailuresPerAddress: 100,
+  loginWindowSeconds: 15 * 60,
+};
+
+/** Everything a procedure needs that outlives a request; no HTTP types. */
+export interface Deps {
+  db: Db;
+  tokens: TokenService;
+  log: Logger;
+  settings: Settings;
+}
+
+/** Who is calling: the user behind a live session, read fresh on this request. */
+export interface Actor {
+  user: SessionUser;
+  sessionId: string;
+}
+
+export interface RequestInfo {
+  actor: Actor | null;
+  /** The client's network address (for login throttling). */
+  clientAddress: string;
+  requestId: string;
+}
+
+export interface Context extends Deps, RequestInfo {}
+
+/** The context, built from plain values: procedure tests call `createCaller` with it. */
+export function createContextInner(deps: Deps, request: RequestInfo): Context {
+  return { ...deps, ...request };
+}
+
+export type Authentication = { status: 'anonymous' } | { status: 'invalid' } | { status: 'ok'; actor: Actor };
+
+/**
+ * Resolves an Authorization header: a valid signature is not enough, the token's session must
+ * still be live and its user still exist (logout, theft detection and deletion take effect at
+ * once, on every instance). The role is the stored one, not the token's.
+ */
+export async function authenticate(
+  deps: Pick<Deps, 'db' | 'tokens'>,
+  authorization: string | undefined,
+): Promise<Authentication> {
+  if (authorization === undefined || authorization === '') return { status: 'anonymous' };
+  const token = parseBearer(authorization);
+  if (!token) return { status: 'invalid' };
+  let claims: ReturnType<TokenService['verifyAccessTokenSync']>;
+  try {
+    claims = deps.tokens.verifyAccessTokenSync(token);
+  } catch {
+    return { status: 'invalid' };
+  }
+  if (!isUuid(claims.sid) || !isUuid(claims.sub)) return { status: 'invalid' };
+  const user = await findSessionUser(deps.db, claims.sid, claims.sub);
+  return user ? { status: 'ok', actor: { user, sessionId: claims.sid } } : { status: 'invalid' };
+}

@@ -1,0 +1,171 @@
+import {
+  type ArtistRow,
+  type ArtistUpdate,
+  type Db,
+  deleteArtist as deleteArtistRow,
+  findArtistById,
+  findSongsWithArtists,
+  findUserById,
+  insertArtist,
+  isUuid,
+  linkSongArtist,
+  listArtists as listArtistRows,
+  listArtistSongIds,
+  lockSong,
+  unlinkSongArtist,
+  updateArtist as updateArtistRow,
+  uuidv7,
+} from '@music/db';
+import type { Actor, Context } from '../../context';
+import { AppError, validationError } from '../../errors';
+import { pageWindow } from '../../schemas';
+import { toSong } from '../songs/songs.schema';
+import {
+  type Artist,
+  type ArtistSongInput,
+  type CreateArtistInput,
+  type ListArtistSongsInput,
+  type ListArtistsInput,
+  type PatchArtistInput,
+  type ReplaceArtistInput,
+  toArtist,
+} from './artists.schema';
+
+type AuthedContext = Context & { actor: Actor };
+
+const isAdmin = (actor: Actor) => actor.user.role === 'admin';
+
+async function loadArtist(db: Db, artistId: string): Promise<ArtistRow> {
+  const row = isUuid(artistId) ? await findArtistById(db, artistId) : undefined;
+  if (!row) throw new AppError('NOT_FOUND', 'Artist not found');
+  return row;
+}
+
+/** Changing an artist and its song links: admins, and the account linked to the artist. */
+function assertManages(actor: Actor, artist: ArtistRow): void {
+  if (!isAdmin(actor) && artist.user_id !== actor.user.id) {
+    throw new AppError('FORBIDDEN', 'Only an admin or the artist’s linked user may change this artist');
+  }
+}
+
+/** A link names an existing account with role `artist`; anything else is a bad body reference. */
+async function assertArtistAccount(db: Db, userId: string): Promise<void> {
+  const user = await findUserById(db, userId);
+  if (user?.role !== 'artist') {
+    throw validationError([{ field: 'userId', message: 'Must be the id of a user with role artist' }]);
+  }
+}
+
+/**
+ * The `userId` a write leaves on the artist. Only admins may change the link; a non-admin may
+ * repeat the current one. `requested` undefined means the field was omitted: `fallback` applies.
+ */
+async function resolveLink(
+  ctx: AuthedContext,
+  artist: ArtistRow | undefined,
+  requested: string | null | undefined,
+  fallback: string | null,
+): Promise<string | null> {
+  const current = artist?.user_id ?? null;
+  const wanted = requested === undefined ? fallback : (requested?.toLowerCase() ?? null);
+  if (wanted === current) return current;
+  if (!isAdmin(ctx.actor)) throw new AppError('FORBIDDEN', 'Only an admin may change an artist’s userId');
+  // Only a new link is checked: keeping an existing one never fails (its account may have
+  // changed role since it was linked).
+  if (wanted !== null) await assertArtistAccount(ctx.db, wanted);
+  return wanted;
+}
+
+export async function listArtists(ctx: AuthedContext, input: ListArtistsInput) {
+  const { rows, total } = await listArtistRows(ctx.db, {
+    search: input.search || undefined,
+    userId: input.userId?.toLowerCase(),
+    ...pageWindow(input),
+  });
+  return { data: rows.map(toArtist), pagination: { page: input.page, limit: input.limit, total } };
+}
+
+export async function createArtist(ctx: AuthedContext, input: CreateArtistInput): Promise<Artist> {
+  if (!isAdmin(ctx.actor)) throw new AppError('FORBIDDEN', 'Only admins may create artists');
+  const userId = await resolveLink(ctx, undefined, input.userId, null);
+  const row = await insertArtist(ctx.db, {
+    id: uuidv7(),
+    name: input.name,
+    bio: input.bio ?? null,
+    user_id: userId,
+  });
+  return toArtist(row);
+}
+
+export async function getArtist(ctx: AuthedContext, artistId: string): Promise<Artist> {
+  return toArtist(await loadArtist(ctx.db, artistId));
+}
+
+/**
+ * Full replace: an omitted `bio` becomes null, and so does an omitted `userId` when an admin
+ * sends it. A non-admin's PUT that omits `userId` keeps the current link instead: they may not
+ * change it, and a manager must not unlink themself (losing access) merely by leaving it out.
+ */
+export async function replaceArtist(ctx: AuthedContext, input: ReplaceArtistInput): Promise<Artist> {
+  const artist = await loadArtist(ctx.db, input.artistId);
+  assertManages(ctx.actor, artist);
+  const userId = await resolveLink(ctx, artist, input.userId, isAdmin(ctx.actor) ? null : artist.user_id);
+  return saveArtist(ctx.db, artist.id, { name: input.name, bio: input.bio ?? null, user_id: userId });
+}
+
+export async function patchArtist(ctx: AuthedContext, input: PatchArtistInput): Promise<Artist> {
+  const artist = await loadArtist(ctx.db, input.artistId);
+  assertManages(ctx.actor, artist);
+  const patch: ArtistUpdate = {};
+  if (input.name !== undefined) patch.name = input.name;
+  if (input.bio !== undefined) patch.bio = input.bio;
+  if (input.userId !== undefined) patch.user_id = await resolveLink(ctx, artist, input.userId, null);
+  return saveArtist(ctx.db, artist.id, patch);
+}
+
+async function saveArtist(db: Db, id: string, patch: ArtistUpdate): Promise<Artist> {
+  const row = await updateArtistRow(db, id, patch);
+  if (!row) throw new AppError('NOT_FOUND', 'Artist not found');
+  return toArtist(row);
+}
+
+/** Its songs stay, unlinked from it. */
+export async function deleteArtist(ctx: AuthedContext, artistId: string): Promise<void> {
+  const artist = await loadArtist(ctx.db, artistId);
+  if (!isAdmin(ctx.actor)) throw new AppError('FORBIDDEN', 'Only admins may delete artists');
+  const deleted = await ctx.db.transaction().execute((trx) => deleteArtistRow(trx, artist.id));
+  if (!deleted) throw new AppError('NOT_FOUND', 'Artist not found');
+}
+
+export async function listArtistSongs(ctx: AuthedContext, input: ListArtistSongsInput) {
+  const artist = await loadArtist(ctx.db, input.artistId);
+  const { ids, total } = await listArtistSongIds(ctx.db, { artistId: artist.id, ...pageWindow(input) });
+  const songs = await findSongsWithArtists(ctx.db, ids);
+  return { data: songs.map(toSong), pagination: { page: input.page, limit: input.limit, total } };
+}
+
+/** Idempotent: linking twice succeeds. The song's new artist goes last. */
+export async function linkSong(ctx: AuthedContext, input: ArtistSongInput): Promise<void> {
+  const artist = await loadArtist(ctx.db, input.artistId);
+  await ctx.db.transaction().execute(async (trx) => {
+    // The song row stays locked until commit, so concurrent links get distinct positions.
+    if (!isUuid(input.songId) || !(await lockSong(trx, input.songId))) {
+      throw new AppError('NOT_FOUND', 'Song not found');
+    }
+    assertManages(ctx.actor, artist);
+    await linkSongArtist(trx, { songId: input.songId, artistId: artist.id });
+  });
+}
+
+export async function unlinkSong(ctx: AuthedContext, input: ArtistSongInput): Promise<void> {
+  const artist = await loadArtist(ctx.db, input.artistId);
+  await ctx.db.transaction().execute(async (trx) => {
+    if (!isUuid(input.songId) || !(await lockSong(trx, input.songId))) {
+      throw new AppError('NOT_FOUND', 'Song not found');
+    }
+    assertManages(ctx.actor, artist);
+    if (!(await unlinkSongArtist(trx, { songId: input.songId, artistId: artist.id }))) {
+      throw new AppError('NOT_FOUND', 'The song is not linked to this artist');
+    }
+  });
+}

@@ -1,0 +1,49 @@
+import { emptyOutput } from '../../schemas';
+import { authedProcedure, publicProcedure, rest, router } from '../../trpc';
+import { toUser, userSchema } from '../users/users.schema';
+import { loginInput, refreshInput, tokenResponseSchema } from './auth.schema';
+import * as auth from './auth.service';
+
+export const authRouter = router({
+  login: publicProcedure
+    .meta(
+      rest({
+        method: 'POST',
+        path: '/auth/login',
+        tag: 'auth',
+        summary: 'Sign in with email and password',
+        auth: 'public',
+        errors: ['UNAUTHORIZED', 'TOO_MANY_REQUESTS'],
+      }),
+    )
+    .input(loginInput)
+    .output(tokenResponseSchema)
+    .mutation(({ ctx, input }) => auth.login(ctx, input)),
+
+  refresh: publicProcedure
+    .meta(
+      rest({
+        method: 'POST',
+        path: '/auth/refresh',
+        tag: 'auth',
+        summary: 'Exchange a refresh token for new tokens (the old one stops working)',
+        auth: 'public',
+        errors: ['UNAUTHORIZED'],
+      }),
+    )
+    .input(refreshInput)
+    .output(tokenResponseSchema)
+    .mutation(({ ctx, input }) => auth.refresh(ctx, input.refreshToken)),
+
+  logout: authedProcedure
+    .meta(
+      rest({ method: 'POST', path: '/auth/logout', tag: 'auth', summary: 'End this session', status: 204 }),
+    )
+    .output(emptyOutput)
+    .mutation(({ ctx }) => auth.logout(ctx)),
+
+  me: authedProcedure
+    .meta(rest({ method: 'GET', path: '/auth/me', tag: 'auth', summary: 'The signed-in user' }))
+    .output(userSchema)
+    .query(({ ctx }) => toUser(ctx.actor.user)),
+});

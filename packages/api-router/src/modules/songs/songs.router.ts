@@ -1,0 +1,83 @@
+import { emptyOutput } from '../../schemas';
+import { authedProcedure, rest, router } from '../../trpc';
+import {
+  createSongInput,
+  listSongsInput,
+  patchSongInput,
+  songIdInput,
+  songListSchema,
+  songSchema,
+} from './songs.schema';
+import * as songs from './songs.service';
+
+export const songsRouter = router({
+  list: authedProcedure
+    .meta(
+      rest({
+        method: 'GET',
+        path: '/songs',
+        tag: 'songs',
+        summary: 'List songs, ordered by title, then id',
+        description:
+          '`search` matches title, album and artist names (case-insensitive substring); ' +
+          '`genre` matches case-insensitively; `artistId` keeps one artist’s songs.',
+      }),
+    )
+    .input(listSongsInput)
+    .output(songListSchema)
+    .query(({ ctx, input }) => songs.listSongs(ctx, input)),
+
+  create: authedProcedure
+    .meta(
+      rest({
+        method: 'POST',
+        path: '/songs',
+        tag: 'songs',
+        summary: 'Create a song (admin, or an artist account for its own artists)',
+        description:
+          'An artist account’s `artistIds` must include an artist linked to it; omitted, it ' +
+          'defaults to all of them.',
+        status: 201,
+        errors: ['FORBIDDEN'],
+      }),
+    )
+    .input(createSongInput)
+    .output(songSchema)
+    .mutation(({ ctx, input }) => songs.createSong(ctx, input)),
+
+  get: authedProcedure
+    .meta(rest({ method: 'GET', path: '/songs/{songId}', tag: 'songs', summary: 'A song' }))
+    .input(songIdInput)
+    .output(songSchema)
+    .query(({ ctx, input }) => songs.getSong(ctx, input.songId)),
+
+  update: authedProcedure
+    .meta(
+      rest({
+        method: 'PATCH',
+        path: '/songs/{songId}',
+        tag: 'songs',
+        summary: 'Change some fields of a song (admin, or a user linked to one of its artists)',
+        description: 'A given `artistIds` replaces the song’s artists, in its order.',
+        errors: ['FORBIDDEN'],
+      }),
+    )
+    .input(patchSongInput)
+    .output(songSchema)
+    .mutation(({ ctx, input }) => songs.patchSong(ctx, input)),
+
+  delete: authedProcedure
+    .meta(
+      rest({
+        method: 'DELETE',
+        path: '/songs/{songId}',
+        tag: 'songs',
+        summary: 'Delete a song; it leaves every playlist and artist link',
+        status: 204,
+        errors: ['FORBIDDEN'],
+      }),
+    )
+    .input(songIdInput)
+    .output(emptyOutput)
+    .mutation(({ ctx, input }) => songs.deleteSong(ctx, input.songId)),
+});

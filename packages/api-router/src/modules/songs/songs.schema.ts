@@ -1,0 +1,86 @@
+import type { SongWithArtists } from '@music/db';
+import { z } from 'zod';
+import { dateTime, idParam, listOf, pageQuery, text, toIso } from '../../schemas';
+
+export const songSchema = z
+  .object({
+    id: z.uuid(),
+    title: z.string().max(200),
+    album: z.string().max(200).nullable(),
+    genre: z.string().max(50).nullable(),
+    duration: z.number().int().meta({ description: 'Length in seconds' }),
+    releaseYear: z.number().int().nullable(),
+    artistIds: z.array(z.uuid()).meta({ description: 'In the order given; links added later go last' }),
+    createdAt: dateTime,
+    updatedAt: dateTime,
+  })
+  .meta({ id: 'Song' });
+
+export type Song = z.infer<typeof songSchema>;
+
+export function toSong(row: SongWithArtists): Song {
+  return {
+    id: row.id,
+    title: row.title,
+    album: row.album,
+    genre: row.genre,
+    duration: row.duration,
+    releaseYear: row.release_year,
+    artistIds: row.artist_ids,
+    createdAt: toIso(row.created_at),
+    updatedAt: toIso(row.updated_at),
+  };
+}
+
+/** An array of ids without repeats; a repeat is reported at its later index (`field.N`). */
+export function uniqueIds(description: string, max: number) {
+  return z
+    .array(z.uuid())
+    .max(max)
+    .superRefine((ids, ctx) => {
+      const seen = new Set<string>();
+      ids.forEach((id, index) => {
+        const key = id.toLowerCase();
+        if (seen.has(key)) ctx.addIssue({ code: 'custom', path: [index], message: 'Repeated id' });
+        seen.add(key);
+      });
+    })
+    .meta({ description });
+}
+
+const songFields = {
+  title: text(1, 200).meta({ description: '1 to 200 characters after trimming' }),
+  album: text(0, 200).nullable().optional().meta({ description: 'Up to 200 characters, or null' }),
+  genre: text(0, 50).nullable().optional().meta({ description: 'Up to 50 characters, or null' }),
+  duration: z.number().int().min(1).max(86400).meta({ description: 'Length in seconds, 1 to 86400' }),
+  releaseYear: z.number().int().min(1000).max(9999).nullable().optional(),
+  artistIds: uniqueIds('Unique ids of existing artists, in order', 100).optional(),
+};
+
+export const createSongInput = z.strictObject(songFields);
+export type CreateSongInput = z.infer<typeof createSongInput>;
+
+export const songIdInput = z.strictObject({ songId: idParam('song') });
+
+export const patchSongInput = z.strictObject({
+  songId: idParam('song'),
+  title: songFields.title.optional(),
+  album: songFields.album,
+  genre: songFields.genre,
+  duration: songFields.duration.optional(),
+  releaseYear: songFields.releaseYear,
+  artistIds: uniqueIds('Replaces the song’s artists, in this order', 100).optional(),
+});
+export type PatchSongInput = z.infer<typeof patchSongInput>;
+
+export const listSongsInput = z.strictObject({
+  search: text(0, 200)
+    .optional()
+    .meta({ description: 'Case-insensitive substring of the title, the album or an artist’s name' }),
+  artistId: z.uuid().optional().meta({ description: 'Only songs of this artist' }),
+  genre: text(0, 50).optional().meta({ description: 'Only songs of this genre (case-insensitive)' }),
+  ...pageQuery,
+});
+export type ListSongsInput = z.infer<typeof listSongsInput>;
+
+export const songListSchema = listOf(songSchema).meta({ id: 'SongList' });

@@ -1,0 +1,66 @@
+import type { UserRow } from '@music/db';
+import { z } from 'zod';
+import { dateTime, idParam, listOf, pageQuery, text, toIso } from '../../schemas';
+
+export const roleSchema = z.enum(['user', 'artist', 'admin']).meta({ id: 'Role' });
+
+/** Normalised here, once: every email the service stores or looks up went through this. */
+export const emailSchema = z.string().trim().toLowerCase().max(254).email().meta({
+  description: 'Email address; compared and stored trimmed and lower-cased',
+  example: 'ada@example.com',
+});
+
+export const passwordSchema = z
+  .string()
+  .min(8)
+  .max(128)
+  .meta({ description: '8 to 128 characters', format: 'password' });
+
+export const userSchema = z
+  .object({
+    id: z.uuid(),
+    username: z.string().max(50),
+    email: z.string().max(254),
+    role: roleSchema,
+    createdAt: dateTime,
+    updatedAt: dateTime,
+  })
+  .meta({ id: 'User' });
+
+export type User = z.infer<typeof userSchema>;
+
+export function toUser(
+  row: Pick<UserRow, 'id' | 'username' | 'email' | 'role' | 'created_at' | 'updated_at'>,
+): User {
+  return {
+    id: row.id,
+    username: row.username,
+    email: row.email,
+    role: row.role,
+    createdAt: toIso(row.created_at),
+    updatedAt: toIso(row.updated_at),
+  };
+}
+
+const userFields = {
+  username: text(1, 50).meta({ description: '1 to 50 characters after trimming' }),
+  email: emailSchema,
+  password: passwordSchema,
+  role: roleSchema.optional().meta({ description: 'Defaults to `user`; other roles need an admin' }),
+};
+
+export const createUserInput = z.strictObject(userFields);
+export type CreateUserInput = z.infer<typeof createUserInput>;
+
+export const userIdInput = z.strictObject({ userId: idParam('user') });
+
+export const updateUserInput = z.strictObject({ userId: idParam('user'), ...userFields });
+export type UpdateUserInput = z.infer<typeof updateUserInput>;
+
+export const listUsersInput = z.strictObject({
+  role: roleSchema.optional().meta({ description: 'Only users with this role' }),
+  ...pageQuery,
+});
+export type ListUsersInput = z.infer<typeof listUsersInput>;
+
+export const userListSchema = listOf(userSchema).meta({ id: 'UserList' });

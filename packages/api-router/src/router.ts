@@ -1,0 +1,16 @@
+import { artistsRouter } from './modules/artists/artists.router';
+import { authRouter } from './modules/auth/auth.router';
+import { playlistsRouter } from './modules/playlists/playlists.router';
+import { songsRouter } from './modules/songs/songs.router';
+import { usersRouter } from './modules/users/users.router';
+import { router } from './trpc';
+
+export const appRouter = router({
+  auth: authRouter,
+  users: usersRouter,
+  artists: artistsRouter,
+  songs: songsRouter,
+  playlists: playlistsRouter,
+});
+
+export type AppRouter = typeof appRouter;

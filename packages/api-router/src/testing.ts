@@ -1,0 +1,57 @@
+import { randomBytes } from 'node:crypto';
+import { createTokenService, hashPassword } from '@music/auth';
+import { insertSession, insertUser, type Role, uuidv7 } from '@music/db';
+import { createTestDatabase, type TestDatabase } from '@music/db/testing';
+import { type Actor, createContextInner, DEFAULT_SETTINGS, type Deps, type Settings } from './context';
+import { appRouter } from './router';
+import { createCallerFactory } from './trpc';
+
+const silent = { info() {}, warn() {}, error() {} };
+const createCaller = createCallerFactory(appRouter);
+let passwordHash: Promise<string> | undefined;
+
+export interface RouterHarness {
+  database: TestDatabase;
+  deps: Deps;
+  /** A caller acting as `actor` (null: anonymous), from `address`. */
+  caller(actor: Actor | null, address?: string): ReturnType<typeof createCaller>;
+  /** A user with a live session, straight in the database (password: `password123`). */
+  makeActor(role?: Role): Promise<Actor>;
+  close(): Promise<void>;
+}
+
+/** Procedure tests: the real router and services on a fresh database, no HTTP. */
+export async function createRouterHarness(settings: Partial<Settings> = {}): Promise<RouterHarness> {
+  const database = await createTestDatabase();
+  const deps: Deps = {
+    db: database.db,
+    tokens: createTokenService({ secret: randomBytes(32).toString('hex'), issuer: 'test', audience: 'test' }),
+    log: silent,
+    settings: { ...DEFAULT_SETTINGS, ...settings },
+  };
+  return {
+    database,
+    deps,
+    caller: (actor, address = '127.0.0.1') =>
+      createCaller(createContextInner(deps, { actor, clientAddress: address, requestId: uuidv7() })),
+    async makeActor(role = 'user') {
+      passwordHash ??= hashPassword('password123');
+      const id = uuidv7();
+      const user = await insertUser(database.db, {
+        id,
+        username: `${role}-${id.slice(-6)}`,
+        email: `${role}-${id}@example.com`,
+        password_hash: await passwordHash,
+        role,
+      });
+      const sessionId = uuidv7();
+      await insertSession(database.db, {
+        id: sessionId,
+        userId: id,
+        expiresAt: new Date(Date.now() + 3_600_000),
+      });
+      return { user, sessionId };
+    },
+    close: () => database.close(),
+  };
+}
