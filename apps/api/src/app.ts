@@ -1,0 +1,187 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  AppError,
+  appRouter,
+  authenticate,
+  type Context,
+  createContextInner,
+  createOpenApiDocument,
+  type Deps,
+  toAppError,
+} from '@music/api-router';
+import type { Database } from '@music/db';
+import { uuidv7 } from '@music/db';
+import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
+import { DOCS_HTML, docsAsset } from './docs';
+import { clientAddressOf, fail, MAX_BODY_BYTES, requestIdOf, sendError, sendJson } from './http';
+import { createRestHandler } from './rest';
+
+export interface AppOptions {
+  deps: Deps;
+  database: Pick<Database, 'ping'>;
+  trustProxy: 'loopback' | 'none';
+  /** Versions still served but marked deprecated (`X-API-Deprecated: true`); none today. */
+  deprecatedVersions?: string[];
+}
+
+/**
+ * The whole HTTP surface as one request listener: `/v1` REST, `/trpc` RPC, the OpenAPI
+ * document, the docs page and the health check. Knows nothing about ports or processes.
+ */
+export function createApp(options: AppOptions) {
+  const { deps } = options;
+  const deprecated = new Set(options.deprecatedVersions ?? []);
+  let openApiJson: string | undefined;
+
+  async function createContext(req: IncomingMessage, requestId: string) {
+    const header = req.headers.authorization;
+    const authentication = await authenticate(deps, typeof header === 'string' ? header : undefined);
+    const ctx: Context = createContextInner(deps, {
+      actor: authentication.status === 'ok' ? authentication.actor : null,
+      clientAddress: clientAddressOf(req, options.trustProxy),
+      requestId,
+    });
+    return { ctx, authStatus: authentication.status };
+  }
+
+  function baseHeaders(requestId: string): Record<string, string> {
+    return { 'X-Request-Id': requestId, 'Cache-Control': 'no-store' };
+  }
+
+  const rest = createRestHandler({
+    createContext,
+    headers: baseHeaders,
+    onInternalError: (error, requestId) =>
+      deps.log.error('request failed', {
+        requestId,
+        error: error instanceof Error ? error.stack : String(error),
+      }),
+  });
+
+  async function health(res: ServerResponse, headers: Record<string, string>) {
+    try {
+      await options.database.ping(2_000);
+      sendJson(res, 200, { status: 'ok', database: 'ok' }, headers);
+    } catch {
+      sendJson(res, 503, { status: 'degraded', database: 'unavailable' }, { ...headers, 'Retry-After': '5' });
+    }
+  }
+
+  function trpc(req: IncomingMessage, res: ServerResponse, path: string, requestId: string) {
+    return nodeHTTPRequestHandler({
+      router: appRouter,
+      req,
+      res,
+      path,
+      // One HTTP request is one call: batching would let one request make many login attempts.
+      allowBatching: false,
+      maxBodySize: MAX_BODY_BYTES,
+      createContext: async () => (await createContext(req, requestId)).ctx,
+      responseMeta({ errors }) {
+        // Every answer here is JSON; tRPC's own early failures (an unsupported content type, a
+        // refused batch) would otherwise go out as text/plain.
+        const headers: Record<string, string> = {
+          ...baseHeaders(requestId),
+          'Content-Type': 'application/json',
+        };
+        const retryAfter = errors.map((e) => toAppError(e).error.retryAfter).find((r) => r !== undefined);
+        if (retryAfter !== undefined) headers['Retry-After'] = String(retryAfter);
+        return { headers };
+      },
+      onError({ error }) {
+        const mapped = toAppError(error);
+        if (mapped.isInternal)
+          deps.log.error('rpc failed', { requestId, error: error.cause?.stack ?? error.stack });
+      },
+    });
+  }
+
+  return async function handler(
+    req: IncomingMessage,
+    res: ServerResponse,
+    requestId = requestIdOf(req, uuidv7),
+  ): Promise<void> {
+    const headers = baseHeaders(requestId);
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://localhost');
+    } catch {
+      return sendError(res, fail('BAD_REQUEST', 'Malformed request target'), headers);
+    }
+    let parts: string[];
+    try {
+      parts = url.pathname.split('/').slice(1).map(decodeURIComponent);
+    } catch {
+      return sendError(res, fail('NOT_FOUND', 'Malformed path'), headers);
+    }
+    if (parts.at(-1) === '' && parts.length > 1) parts.pop();
+    const [version, ...rest_] = parts;
+
+    try {
+      if (version === 'trpc') {
+        await trpc(req, res, rest_.join('/'), requestId);
+        return;
+      }
+      if (
+        version === undefined ||
+        !/^v\d+$/.test(version) ||
+        (version !== 'v1' && !deprecated.has(version))
+      ) {
+        return sendError(res, fail('NOT_FOUND', `No route ${url.pathname}`), headers);
+      }
+      if (deprecated.has(version)) headers['X-API-Deprecated'] = 'true';
+
+      const route = rest_.join('/');
+      const isGet = req.method === 'GET' || req.method === 'HEAD';
+      if (route === 'health' || route === 'openapi.json' || route === 'docs' || route.startsWith('docs/')) {
+        if (!isGet) {
+          return sendError(res, fail('METHOD_NOT_ALLOWED', `${req.method} is not allowed here`), {
+            ...headers,
+            Allow: 'GET',
+          });
+        }
+        if (route === 'health') return health(res, headers);
+        if (route === 'openapi.json') {
+          openApiJson ??= JSON.stringify(createOpenApiDocument());
+          res.writeHead(200, {
+            ...headers,
+            'Cache-Control': 'no-cache',
+            'Content-Type': 'application/json; charset=utf-8',
+          });
+          res.end(openApiJson);
+          return;
+        }
+        if (route === 'docs') {
+          res.writeHead(200, {
+            ...headers,
+            'Cache-Control': 'no-cache',
+            'Content-Type': 'text/html; charset=utf-8',
+          });
+          res.end(DOCS_HTML);
+          return;
+        }
+        const asset = docsAsset(route.slice('docs/'.length));
+        if (!asset) return sendError(res, fail('NOT_FOUND', `No route ${url.pathname}`), headers);
+        res.writeHead(200, {
+          ...headers,
+          'Cache-Control': 'public, max-age=3600',
+          'Content-Type': asset.type,
+        });
+        res.end(asset.body);
+        return;
+      }
+      await rest.handle(req, res, url, rest_, requestId);
+    } catch (error) {
+      const { error: app, isInternal } = toAppError(error);
+      if (isInternal)
+        deps.log.error('request failed', { requestId, error: error instanceof Error ? error.stack : error });
+      if (!res.headersSent)
+        sendError(
+          res,
+          app instanceof AppError ? app : fail('INTERNAL_SERVER_ERROR', 'Internal server error'),
+          headers,
+        );
+      else res.destroy();
+    }
+  };
+}

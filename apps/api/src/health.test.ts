@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApi, type TestApi } from './testing/harness';
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi();
+});
+afterAll(() => api?.close());
+
+describe('operations endpoints', () => {
+  it('GET /v1/health answers ok with the database state', async () => {
+    const res = await api.request('GET', '/health');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'ok', database: 'ok' });
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+  });
+
+  it('echoes a valid X-Request-Id and replaces an invalid one', async () => {
+    const echoed = await api.request('GET', '/health', { headers: { 'x-request-id': 'abc-123' } });
+    expect(echoed.headers.get('x-request-id')).toBe('abc-123');
+    const replaced = await api.request('GET', '/health', {
+      headers: { 'x-request-id': 'bad id with spaces' },
+    });
+    expect(replaced.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('serves the docs page and its assets without a token', async () => {
+    const page = await api.request('GET', '/docs');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.text).toContain('/v1/openapi.json');
+    const bundle = await fetch(`${api.url}/docs/swagger-ui-bundle.js`);
+    expect(bundle.status).toBe(200);
+    expect((await bundle.arrayBuffer()).byteLength).toBeGreaterThan(100_000);
+  });
+
+  it('answers unknown paths and versions with 404 in the error shape', async () => {
+    for (const path of ['/nothing-here', '/users/x/y/z']) {
+      const res = await api.request('GET', path);
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ code: 'NOT_FOUND', message: expect.any(String) });
+    }
+    const v2 = await fetch(api.url.replace('/v1', '/v2/users'));
+    expect(v2.status).toBe(404);
+    expect(await v2.json()).toMatchObject({ code: 'NOT_FOUND' });
+    expect(v2.headers.get('x-api-deprecated')).toBeNull();
+  });
+
+  it('does not mark /v1 as deprecated', async () => {
+    const res = await api.request('GET', '/health');
+    expect(res.headers.get('x-api-deprecated')).toBeNull();
+  });
+});
