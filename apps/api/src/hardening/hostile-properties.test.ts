@@ -1,0 +1,478 @@
+import { restRoutes } from '@music/api-router';
+import { type Db, uuidv7 } from '@music/db';
+import fc from 'fast-check';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Response, startTestApi, type TestApi } from '../testing/harness';
+import {
+  type Actor,
+  errorShapeOk,
+  fastActor,
+  procedureKinds,
+  type Transport,
+  type TrpcClient,
+  trpcOf,
+  watchWrites,
+  writeCount,
+} from './support';
+
+/**
+ * Property-based hostile input (fast-check) against every operation, on both transports:
+ * bodies made from a valid example with fields dropped, replaced by hostile values (NUL,
+ * lone surrogates, SQL and LIKE metacharacters, huge, negative and fractional numbers, wrong
+ * types) or joined by unknown keys, or no object at all, truncated, or sent with the wrong
+ * content type; query strings and path ids likewise. For every request:
+ *   - never a 5xx, always the transport's error shape on a 4xx, no internals in the text;
+ *   - a refused request (4xx) wrote no row;
+ *   - whatever a non-admin sends, nobody else's data changes (other users, the catalogue).
+ * Runs are bounded (HARDENING_RUNS, default 12 per operation and transport) and the seed is
+ * fixed for repeatable CI (HARDENING_SEED=<n> explores others; a failure prints its seed).
+ */
+
+const RUNS = Number(process.env.HARDENING_RUNS ?? 12);
+const SEED = process.env.HARDENING_SEED ? Number(process.env.HARDENING_SEED) : 20_261_123;
+
+type Input = Record<string, unknown>;
+type Who = 'anonymous' | 'user' | 'admin';
+
+interface Fixtures {
+  user: Actor;
+  admin: Actor;
+  /** Someone else: nothing of theirs may change through a non-admin's request. */
+  victim: Actor;
+  artistIds: string[];
+  songIds: string[];
+  playlistIds: string[];
+}
+
+/** A valid input per procedure, path params left out; the mutations start from these. */
+const EXAMPLES: Record<string, (f: Fixtures) => Input> = {
+  'auth.login': (f) => ({ email: f.victim.email, password: 'not-the-password' }),
+  'auth.refresh': () => ({ refreshToken: 'not-a-refresh-token' }),
+  'auth.logout': () => ({}),
+  'auth.me': () => ({}),
+  'users.list': () => ({ role: 'user', page: 1, limit: 10 }),
+  'users.create': () => ({ username: 'Prop', email: 'prop@example.com', password: 'a-good-password' }),
+  'users.get': () => ({}),
+  'users.update': (f) => ({ username: 'Prop', email: f.user.email, password: 'a-good-password' }),
+  'users.delete': () => ({}),
+  'artists.list': () => ({ search: 'a', page: 1, limit: 10 }),
+  'artists.create': (f) => ({ name: 'Prop artist', bio: 'b', userId: f.victim.id }),
+  'artists.get': () => ({}),
+  'artists.replace': () => ({ name: 'Prop artist', bio: null }),
+  'artists.update': () => ({ name: 'Prop artist' }),
+  'artists.delete': () => ({}),
+  'artists.songs': () => ({ page: 1, limit: 10 }),
+  'artists.linkSong': () => ({}),
+  'artists.unlinkSong': () => ({}),
+  'songs.list': (f) => ({ search: 'song', genre: 'rock', artistId: f.artistIds[0], page: 1, limit: 10 }),
+  'songs.create': (f) => ({
+    title: 'Prop song',
+    album: 'A',
+    genre: 'g',
+    duration: 100,
+    releaseYear: 2000,
+    artistIds: [f.artistIds[0]],
+  }),
+  'songs.get': () => ({}),
+  'songs.update': (f) => ({ title: 'Prop song', duration: 10, artistIds: [f.artistIds[1]] }),
+  'songs.delete': () => ({}),
+  'playlists.list': (f) => ({ userId: f.user.id, page: 1, limit: 10 }),
+  'playlists.create': (f) => ({
+    name: 'Prop list',
+    description: 'd',
+    isPublic: true,
+    songIds: [f.songIds[0]],
+  }),
+  'playlists.get': () => ({}),
+  'playlists.replace': (f) => ({ name: 'Prop list', songIds: [f.songIds[1], f.songIds[0]] }),
+  'playlists.delete': () => ({}),
+  'playlists.songs': () => ({ page: 1, limit: 10 }),
+  'playlists.addSong': (f) => ({ songId: f.songIds[2] }),
+  'playlists.removeSong': () => ({}),
+};
+
+// --- arbitraries -------------------------------------------------------------------------------
+
+const nastyStrings = fc.constantFrom(
+  '\u0000',
+  'a\u0000b',
+  '%',
+  '_',
+  '\\',
+  '%_\\%',
+  "' or '1'='1",
+  "'; drop table users; --",
+  '../../etc/passwd',
+  '\uFFFF',
+  '\uD800',
+  'a\uDFFFb',
+  'NaN',
+  'Infinity',
+  '-1',
+  '0',
+  '1e309',
+  '',
+  ' ',
+  'null',
+  'true',
+  '[]',
+  '{}',
+  '🎵',
+  'x'.repeat(3_000),
+  'Ａ',
+  'İstanbul',
+  'ß',
+  '\u202etxt',
+  '<script>alert(1)</script>',
+  '\u0024{jndi:ldap://127.0.0.1/a}',
+  '\r\nX-Injected: 1',
+  '\t',
+  '00000000-0000-0000-0000-000000000000',
+  'FFFFFFFF-FFFF-7FFF-BFFF-FFFFFFFFFFFF',
+);
+const hostileString = fc.oneof(
+  { weight: 4, arbitrary: nastyStrings },
+  { weight: 2, arbitrary: fc.string({ maxLength: 30 }) },
+  { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 20 }) },
+  { weight: 1, arbitrary: fc.uuid() },
+);
+const hostileNumber = fc.oneof(
+  fc.integer(),
+  fc.double(),
+  fc.constantFrom(
+    0,
+    -1,
+    1,
+    100,
+    101,
+    86_400,
+    86_401,
+    1e308,
+    -1e308,
+    2 ** 31,
+    2 ** 53 + 2,
+    2 ** 63,
+    0.5,
+    1e-300,
+  ),
+);
+const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 4, arbitrary: hostileString },
+  { weight: 3, arbitrary: hostileNumber },
+  { weight: 1, arbitrary: fc.boolean() },
+  { weight: 1, arbitrary: fc.constant(null) },
+  { weight: 1, arbitrary: fc.array(fc.oneof(hostileString, fc.uuid()), { maxLength: 4 }) },
+  { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
+);
+const extraKey = fc.oneof(
+  fc.constantFrom(
+    'id',
+    'createdAt',
+    'updatedAt',
+    '__proto__',
+    'constructor',
+    'role',
+    'userId',
+    'password_hash',
+    '',
+  ),
+  fc.string({ maxLength: 10 }),
+);
+
+/** `arbitrary`'s value one time in `oneIn`, else null. */
+function sometimes<T>(arbitrary: fc.Arbitrary<T>, oneIn: number): fc.Arbitrary<T | null> {
+  return fc.oneof({ weight: oneIn - 1, arbitrary: fc.constant(null) }, { weight: 1, arbitrary });
+}
+
+/** An object with own keys exactly as given (even `__proto__`), for JSON.stringify. */
+function objectOf(entries: Array<[string, unknown]>): Input {
+  const out: Input = {};
+  for (const [key, value] of entries) {
+    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+/** The example with keys dropped, replaced and added; now and then no object at all. */
+function mutated(example: Input): fc.Arbitrary<unknown> {
+  const keys = Object.keys(example);
+  const record = fc
+    .record({
+      drop: keys.length
+        ? fc.subarray(keys, { maxLength: Math.min(2, keys.length) })
+        : fc.constant([] as string[]),
+      replace: keys.length
+        ? fc.array(fc.tuple(fc.constantFrom(...keys), hostileValue), { maxLength: 2 })
+        : fc.constant([] as Array<[string, unknown]>),
+      extra: sometimes(fc.array(fc.tuple(extraKey, hostileValue), { minLength: 1, maxLength: 2 }), 4),
+    })
+    .map(({ drop, replace, extra }) => {
+      const entries = new Map(Object.entries(example).filter(([key]) => !drop.includes(key)));
+      for (const [key, value] of replace) entries.set(key, value);
+      for (const [key, value] of extra ?? []) entries.set(key, value);
+      return objectOf([...entries]);
+    });
+  return fc.oneof(
+    { weight: 8, arbitrary: record },
+    { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
+    { weight: 1, arbitrary: fc.constant(example) },
+  );
+}
+
+/** A path id: a real one, one that names nothing, or a hostile string. */
+function pathId(pool: string[]): fc.Arbitrary<string> {
+  return fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom(...pool) },
+    { weight: 1, arbitrary: fc.constantFrom(...pool).map((id) => id.toUpperCase()) },
+    { weight: 1, arbitrary: fc.uuid() },
+    { weight: 3, arbitrary: hostileString },
+  );
+}
+
+/** How the body travels on the wire. */
+const wire = fc.record({
+  truncateAt: sometimes(fc.nat(), 8),
+  contentType: sometimes(
+    fc.constantFrom(
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'application/json; charset=utf-16',
+      '',
+    ),
+    8,
+  ),
+});
+
+// --- sending -----------------------------------------------------------------------------------
+
+function encodeSegment(value: string): string {
+  // Lone surrogates cannot be percent-encoded as UTF-8: they travel as U+FFFD, like a browser sends them.
+  return encodeURIComponent(
+    value.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD'),
+  );
+}
+
+function queryString(fields: Input): string {
+  return Object.entries(fields)
+    .flatMap(([key, value]) => {
+      const values = Array.isArray(value) ? value : [value];
+      return values.map(
+        (v) =>
+          `${encodeSegment(key)}=${encodeSegment(typeof v === 'string' ? v : (JSON.stringify(v) ?? ''))}`,
+      );
+    })
+    .join('&');
+}
+
+let api: TestApi;
+let trpc: TrpcClient;
+let fixtures: Fixtures;
+const routes = new Map(restRoutes().map((r) => [r.procedurePath, r]));
+const kinds = procedureKinds();
+
+/** Everything a non-admin must never be able to change: other users, the catalogue. */
+async function othersDigest(db: Db, f: Fixtures): Promise<string> {
+  const { rows } = await sql<{ digest: string }>`select concat_ws('/',
+      (select md5(string_agg(t::text, '|' order by t.id)) from users t where t.id in (${f.victim.id}, ${f.admin.id})),
+      (select md5(string_agg(t::text, '|' order by t.id)) from playlists t where t.user_id <> ${f.user.id}),
+      (select md5(string_agg(t::text, '|' order by t.playlist_id, t.song_id)) from playlist_songs t
+        where t.playlist_id in (select id from playlists where user_id <> ${f.user.id})),
+      (select md5(string_agg(t::text, '|' order by t.id)) from artists t),
+      (select md5(string_agg(t::text, '|' order by t.id)) from songs t),
+      (select md5(string_agg(t::text, '|' order by t.song_id, t.artist_id)) from song_artists t)
+    ) as digest`.execute(db);
+  return rows[0]!.digest;
+}
+
+beforeAll(async () => {
+  api = await startTestApi({
+    LOGIN_MAX_FAILURES_PER_EMAIL: 100_000,
+    LOGIN_MAX_FAILURES_PER_ADDRESS: 100_000,
+  });
+  trpc = trpcOf(api);
+  const db = api.database.db;
+  await watchWrites(db);
+  const [user, admin, victim] = await Promise.all([
+    fastActor(db, 'user'),
+    fastActor(db, 'admin'),
+    fastActor(db, 'artist'),
+  ]);
+  fixtures = {
+    user,
+    admin,
+    victim,
+    artistIds: [uuidv7(), uuidv7()],
+    songIds: [uuidv7(), uuidv7(), uuidv7()],
+    playlistIds: [uuidv7(), uuidv7(), uuidv7()],
+  };
+});
+/**
+ * Puts back the catalogue fixtures an admin's run deleted or changed (same ids), so every
+ * operation's runs start from the same world.
+ */
+async function restoreFixtures(db: Db, f: Fixtures): Promise<void> {
+  const [a0, a1] = f.artistIds as [string, string];
+  const [s0, s1, s2] = f.songIds as [string, string, string];
+  const [p0, p1, p2] = f.playlistIds as [string, string, string];
+  await db.deleteFrom('artists').where('id', 'in', f.artistIds).execute();
+  await db.deleteFrom('songs').where('id', 'in', f.songIds).execute();
+  await db.deleteFrom('playlists').where('id', 'in', f.playlistIds).execute();
+  await db
+    .insertInto('artists')
+    .values([
+      { id: a0, name: 'Fixture artist zero', user_id: f.victim.id },
+      { id: a1, name: 'Fixture artist one', user_id: null },
+    ])
+    .execute();
+  await db
+    .insertInto('songs')
+    .values([s0, s1, s2].map((id, i) => ({ id, title: `Fixture song ${i}`, duration: 100 + i })))
+    .execute();
+  await db
+    .insertInto('song_artists')
+    .values([
+      { song_id: s0, artist_id: a0, position: 0 },
+      { song_id: s1, artist_id: a1, position: 0 },
+      { song_id: s1, artist_id: a0, position: 1 },
+    ])
+    .execute();
+  await db
+    .insertInto('playlists')
+    .values([
+      { id: p0, user_id: f.user.id, name: 'Fixture mine', is_public: false },
+      { id: p1, user_id: f.victim.id, name: 'Fixture theirs', is_public: false },
+      { id: p2, user_id: f.victim.id, name: 'Fixture theirs, public', is_public: true },
+    ])
+    .execute();
+  await db
+    .insertInto('playlist_songs')
+    .values([
+      { playlist_id: p0, song_id: s0, position: 0 },
+      { playlist_id: p1, song_id: s0, position: 0 },
+      { playlist_id: p1, song_id: s1, position: 1 },
+      { playlist_id: p2, song_id: s1, position: 0 },
+    ])
+    .execute();
+}
+
+afterAll(() => api?.close());
+
+const SELF = '@self';
+
+function poolFor(param: string, f: Fixtures, throwaway: boolean): string[] {
+  if (param === 'userId') return throwaway ? [SELF] : [SELF, f.victim.id];
+  if (param === 'artistId') return f.artistIds;
+  if (param === 'songId') return f.songIds;
+  return f.playlistIds;
+}
+
+interface Case {
+  params: Record<string, string>;
+  input: unknown;
+  wire: { truncateAt: number | null; contentType: string | null };
+  who: Who;
+}
+
+async function send(
+  procedure: string,
+  transport: Transport,
+  c: Case,
+  token: string | undefined,
+): Promise<Response> {
+  const { route } = routes.get(procedure)!;
+  const fields =
+    typeof c.input === 'object' && c.input !== null && !Array.isArray(c.input) ? (c.input as Input) : {};
+  if (transport === 'trpc') {
+    const input =
+      typeof c.input === 'object' && c.input !== null && !Array.isArray(c.input)
+        ? { ...fields, ...c.params }
+        : c.input;
+    if (kinds[procedure] === 'query') {
+      return trpc.request('GET', `/${procedure}?input=${encodeSegment(JSON.stringify(input) ?? '')}`, {
+        token,
+      });
+    }
+    return trpc.request('POST', `/${procedure}`, { token, ...rawBody(input, c.wire) });
+  }
+  const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeSegment(c.params[name] ?? ''));
+  if (route.method === 'GET' || route.method === 'DELETE') {
+    const query = queryString(fields);
+    return api.request(route.method, query ? `${path}?${query}` : path, { token });
+  }
+  return api.request(route.method, path, { token, ...rawBody(c.input, c.wire) });
+}
+
+function rawBody(input: unknown, w: Case['wire']) {
+  let text = JSON.stringify(input) ?? '';
+  if (w.truncateAt !== null) text = text.slice(0, w.truncateAt % (text.length + 1));
+  return { rawBody: text, headers: { 'content-type': w.contentType ?? 'application/json' } };
+}
+
+describe('hostile input, property-based, every operation', () => {
+  it('has an example input for every procedure', () => {
+    expect(Object.keys(EXAMPLES).sort()).toEqual(Object.keys(kinds).sort());
+  });
+
+  describe.each(['v1', 'trpc'] as const)('on %s', (transport) => {
+    it.each(Object.keys(kinds))(
+      '%s never answers 5xx and refused requests change nothing',
+      async (procedure) => {
+        const example = EXAMPLES[procedure];
+        expect(example, `no example for ${procedure}`).toBeDefined();
+        const { route } = routes.get(procedure)!;
+        const params = route.path.match(/\{(\w+)\}/g)?.map((p) => p.slice(1, -1)) ?? [];
+        // Logging out and deleting oneself end the caller: those runs use a throwaway caller.
+        const throwaway = procedure === 'auth.logout' || procedure === 'users.delete';
+        const db = api.database.db;
+        await restoreFixtures(db, fixtures);
+
+        const arbitrary = fc.record({
+          params: fc.record(
+            Object.fromEntries(params.map((p) => [p, pathId(poolFor(p, fixtures, throwaway))])),
+          ),
+          input: mutated(example!(fixtures)),
+          wire,
+          who: fc.constantFrom<Who>('anonymous', 'user', 'admin'),
+        });
+        await fc.assert(
+          fc.asyncProperty(arbitrary, async (c) => {
+            const caller =
+              c.who === 'anonymous' ? undefined : throwaway ? await fastActor(db, c.who) : fixtures[c.who];
+            // `@self` is the caller's own id (the victim's for anonymous callers), in the case drawn.
+            const self = caller?.id ?? fixtures.victim.id;
+            for (const [key, value] of Object.entries(c.params)) {
+              if (value === SELF) c.params[key] = self;
+              else if (value === SELF.toUpperCase()) c.params[key] = self.toUpperCase();
+            }
+            const [writesBefore, othersBefore] = await Promise.all([
+              writeCount(db),
+              othersDigest(db, fixtures),
+            ]);
+            const res = await send(procedure, transport, c, caller?.token);
+            const label = `${transport} ${procedure} as ${c.who}: ${res.status} ${res.text.slice(0, 300)}`;
+            expect(res.status, label).toBeGreaterThanOrEqual(200);
+            expect(res.status, label).toBeLessThan(500);
+            expect(res.text, label).not.toMatch(
+              /at [\w.<>]+ \(|node_modules|SQLSTATE|syntax error|violates|invalid input syntax/,
+            );
+            if (res.status >= 400) {
+              expect(errorShapeOk(transport, res), label).toBe(true);
+              if (transport === 'v1' && res.status === 422) {
+                expect((res.body as { errors: unknown[] }).errors.length, label).toBeGreaterThan(0);
+              }
+              expect(await writeCount(db), `${label} (refused, but wrote rows)`).toBe(writesBefore);
+            }
+            if (c.who !== 'admin')
+              expect(await othersDigest(db, fixtures), `${label} changed others' data`).toBe(othersBefore);
+          }),
+          {
+            numRuns: RUNS,
+            seed: SEED + procedure.length + (transport === 'trpc' ? 1 : 0),
+            endOnFailure: false,
+          },
+        );
+      },
+    );
+  });
+});

@@ -1,0 +1,216 @@
+import { randomBytes } from 'node:crypto';
+import { appRouter } from '@music/api-router';
+import { createTokenService, hashPassword } from '@music/auth';
+import { type Db, insertSession, insertUser, uuidv7 } from '@music/db';
+import { sql } from 'kysely';
+import { TOKEN_AUDIENCE, TOKEN_ISSUER } from '../server';
+import { type Client, createClient, type Response, TEST_SECRET, uniqueEmail } from '../testing/harness';
+
+/** Shared helpers of the hardening suites: both transports, fast actors, data fingerprints. */
+
+export type Transport = 'v1' | 'trpc';
+export type Role = 'user' | 'artist' | 'admin';
+
+const procedures = appRouter._def.procedures as unknown as Record<string, { _def: { type: string } }>;
+
+/** Every procedure of the router, by dotted path, with its tRPC kind. */
+export function procedureKinds(): Record<string, 'query' | 'mutation'> {
+  return Object.fromEntries(
+    Object.entries(procedures).map(([path, p]) => [path, p._def.type as 'query' | 'mutation']),
+  );
+}
+
+export interface TrpcClient extends Client {
+  /** Calls a procedure the way the console's client does: queries by GET, mutations by POST. */
+  // biome-ignore lint/suspicious/noExplicitAny: bodies are read loosely; assertions check their shape.
+  call<T = any>(path: string, input?: unknown, token?: string): Promise<Response<T>>;
+}
+
+/** The `/trpc` side of a server whose `/v1` client is given. */
+export function trpcOf(v1: Client): TrpcClient {
+  const client = createClient(v1.url.replace(/\/v1$/, '/trpc'));
+  return {
+    ...client,
+    call(path, input, token) {
+      const kind = procedures[path]?._def.type;
+      if (kind === 'query') {
+        const query = input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`;
+        return client.request('GET', `/${path}${query}`, { token });
+      }
+      return client.request('POST', `/${path}`, { token, body: input ?? {} });
+    },
+  };
+}
+
+/** The contract code of an answer on either transport (`undefined` on success). */
+export function codeOf(res: Response): string | undefined {
+  const body = res.body as { code?: string; error?: { data?: { code?: string } } } | undefined;
+  if (res.status < 400) return undefined;
+  return body?.error?.data?.code ?? body?.code;
+}
+
+/** The error part of an answer, asserted to be in the transport's error shape. */
+export function errorShapeOk(transport: Transport, res: Response): boolean {
+  const body = res.body as Record<string, unknown>;
+  if (typeof body !== 'object' || body === null) return false;
+  if (transport === 'v1') return typeof body.code === 'string' && typeof body.message === 'string';
+  const error = body.error as { message?: unknown; data?: { code?: unknown; httpStatus?: unknown } };
+  return (
+    typeof error?.message === 'string' &&
+    typeof error.data?.code === 'string' &&
+    error.data.httpStatus === res.status
+  );
+}
+
+export const tokens = createTokenService({
+  secret: TEST_SECRET,
+  issuer: TOKEN_ISSUER,
+  audience: TOKEN_AUDIENCE,
+});
+
+let passwordHash: Promise<string> | undefined;
+export const FAST_PASSWORD = 'fast-actor-password';
+
+export interface Actor {
+  id: string;
+  email: string;
+  role: Role;
+  sessionId: string;
+  token: string;
+}
+
+/**
+ * A user with a live session, made directly in the database (one argon2 hash for the whole
+ * run instead of a sign-up and a sign-in each): the matrix and the soak need many of them.
+ */
+export async function fastActor(db: Db, role: Role = 'user'): Promise<Actor> {
+  passwordHash ??= hashPassword(FAST_PASSWORD);
+  const id = uuidv7();
+  const email = uniqueEmail(`fast-${role}`);
+  await insertUser(db, {
+    id,
+    username: `${role} ${id.slice(-6)}`,
+    email,
+    password_hash: await passwordHash,
+    role,
+  });
+  const sessionId = uuidv7();
+  await insertSession(db, { id: sessionId, userId: id, expiresAt: new Date(Date.now() + 86_400_000) });
+  const token = await tokens.signAccessToken({ sub: id, role, sid: sessionId });
+  return { id, email, role, sessionId, token };
+}
+
+/** Direct fixtures (no HTTP): an artist, a song linked to artists, a playlist. */
+export async function insertArtistRow(db: Db, userId: string | null = null): Promise<string> {
+  const id = uuidv7();
+  await db
+    .insertInto('artists')
+    .values({ id, name: `Artist ${id.slice(-8)}`, user_id: userId })
+    .execute();
+  return id;
+}
+
+export async function insertSongRow(db: Db, artistIds: string[] = []): Promise<string> {
+  const id = uuidv7();
+  await db
+    .insertInto('songs')
+    .values({ id, title: `Song ${id.slice(-8)}`, duration: 180 })
+    .execute();
+  if (artistIds.length > 0) {
+    await db
+      .insertInto('song_artists')
+      .values(artistIds.map((artist_id, position) => ({ song_id: id, artist_id, position })))
+      .execute();
+  }
+  return id;
+}
+
+export async function insertPlaylistRow(
+  db: Db,
+  ownerId: string,
+  options: { isPublic?: boolean; songIds?: string[] } = {},
+): Promise<string> {
+  const id = uuidv7();
+  await db
+    .insertInto('playlists')
+    .values({ id, user_id: ownerId, name: `Playlist ${id.slice(-8)}`, is_public: options.isPublic ?? false })
+    .execute();
+  const songIds = options.songIds ?? [];
+  if (songIds.length > 0) {
+    await db
+      .insertInto('playlist_songs')
+      .values(songIds.map((song_id, position) => ({ playlist_id: id, song_id, position })))
+      .execute();
+  }
+  return id;
+}
+
+/**
+ * A digest of every row a client could change (users, catalogue, playlists, sessions): equal
+ * digests before and after a refused request mean it changed nothing.
+ */
+export async function fingerprint(db: Db): Promise<string> {
+  const tables = ['users', 'sessions', 'artists', 'songs', 'song_artists', 'playlists', 'playlist_songs'];
+  // An order-independent digest (a sum of row hashes): no sort, one pass over each table.
+  const parts = tables.map(
+    (table) =>
+      sql<string>`(select count(*) || ':' || coalesce(sum(('x' || left(md5(t::text), 15))::bit(60)::bigint), 0) from ${sql.table(table)} t)`,
+  );
+  const { rows } = await sql<{ digest: string }>`select concat_ws('/', ${sql.join(parts)}) as digest`.execute(
+    db,
+  );
+  return rows[0]!.digest;
+}
+
+const WATCHED = [
+  'users',
+  'sessions',
+  'refresh_tokens',
+  'artists',
+  'songs',
+  'song_artists',
+  'playlists',
+  'playlist_songs',
+];
+
+/**
+ * Counts every row written (inserted, updated, deleted) in the tables a client can change,
+ * transactionally (a rolled-back write does not count). Test databases only: the counter row
+ * serialises writers. `writeCount` before and after a refused request must be equal.
+ */
+export async function watchWrites(db: Db): Promise<void> {
+  await sql`create table if not exists hardening_writes (n bigint not null)`.execute(db);
+  await sql`insert into hardening_writes (n) select 0 where not exists (select 1 from hardening_writes)`.execute(
+    db,
+  );
+  await sql`
+    create or replace function hardening_count_write() returns trigger language plpgsql as $$
+    begin
+      update hardening_writes set n = n + 1;
+      return null;
+    end $$`.execute(db);
+  for (const table of WATCHED) {
+    await sql`drop trigger if exists ${sql.ref(`${table}_hardening_writes`)} on ${sql.table(table)}`.execute(
+      db,
+    );
+    await sql`create trigger ${sql.ref(`${table}_hardening_writes`)} after insert or update or delete
+      on ${sql.table(table)} for each row execute function hardening_count_write()`.execute(db);
+  }
+}
+
+export async function writeCount(db: Db): Promise<number> {
+  const { rows } = await sql<{ n: string }>`select n from hardening_writes`.execute(db);
+  return Number(rows[0]!.n);
+}
+
+/** A UUID that names nothing. */
+export function missingId(): string {
+  return uuidv7();
+}
+
+export function randomTag(): string {
+  return randomBytes(4).toString('hex');
+}
+
+/** Raw HTTP/1.1 on a socket: for requests fetch refuses to send (bad UTF-8 paths, slow clients). */
+export { rawRequest } from './raw';
