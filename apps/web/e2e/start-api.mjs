@@ -1,0 +1,20 @@
+// Starts the built API for the browser tests on a fresh embedded database in a temporary
+// folder, and removes that folder when the API exits (Playwright stops it with SIGTERM).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const server = path.resolve(here, '../../api/dist/server.mjs');
+const dataDir = mkdtempSync(path.join(tmpdir(), 'music-e2e-'));
+
+const env = { ...process.env, DATA_DIR: dataDir, NODE_ENV: 'production', LOG_LEVEL: 'warn' };
+delete env.DATABASE_URL; // always the embedded database: the suite needs no server
+const child = spawn(process.execPath, [server], { stdio: 'inherit', env });
+for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => child.kill(signal));
+child.on('exit', (code) => {
+  rmSync(dataDir, { recursive: true, force: true });
+  process.exit(code ?? 0);
+});

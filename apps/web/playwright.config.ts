@@ -1,0 +1,54 @@
+import { existsSync } from 'node:fs';
+import { defineConfig, devices } from '@playwright/test';
+
+/**
+ * Browser tests against the built console (`next start`) and the built API on a fresh embedded
+ * database. Run `pnpm build` first. Chromium: CHROMIUM_PATH, else Debian's /usr/bin/chromium,
+ * else Playwright's own download (`npx playwright install chromium`, where that is possible).
+ */
+const API_PORT = Number(process.env.E2E_API_PORT ?? 4310);
+const WEB_PORT = Number(process.env.E2E_WEB_PORT ?? 3310);
+export const ADMIN = { email: 'admin@e2e.test', password: 'e2e-admin-password' };
+
+const systemChromium = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
+  (candidate): candidate is string => Boolean(candidate && existsSync(candidate)),
+);
+
+export default defineConfig({
+  testDir: './e2e',
+  outputDir: './test-results',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [['list'], ['html', { outputFolder: 'playwright-report', open: 'never' }]],
+  use: {
+    baseURL: `http://127.0.0.1:${WEB_PORT}`,
+    screenshot: 'only-on-failure',
+    trace: 'retain-on-failure',
+    launchOptions: systemChromium ? { executablePath: systemChromium } : {},
+  },
+  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
+  webServer: [
+    {
+      command: 'node e2e/start-api.mjs',
+      url: `http://127.0.0.1:${API_PORT}/v1/health`,
+      timeout: 60_000,
+      reuseExistingServer: false,
+      env: {
+        PORT: String(API_PORT),
+        HOST: '127.0.0.1',
+        ADMIN_EMAIL: ADMIN.email,
+        ADMIN_PASSWORD: ADMIN.password,
+      },
+    },
+    {
+      command: `pnpm exec next start --hostname 127.0.0.1 --port ${WEB_PORT}`,
+      url: `http://127.0.0.1:${WEB_PORT}/sign-in`,
+      timeout: 60_000,
+      reuseExistingServer: false,
+      env: { API_URL: `http://127.0.0.1:${API_PORT}` },
+    },
+  ],
+});

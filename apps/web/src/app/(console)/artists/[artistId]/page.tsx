@@ -1,0 +1,176 @@
+'use client';
+
+import Link from 'next/link';
+import { useParams, useRouter } from 'next/navigation';
+import { useState } from 'react';
+import { ArtistForm } from '@/components/artist-form';
+import { PageHeader } from '@/components/guard';
+import { useMe } from '@/components/session';
+import {
+  Button,
+  ConfirmDialog,
+  Empty,
+  ErrorNotice,
+  formatDuration,
+  Loading,
+  Notice,
+  Pager,
+  SearchBox,
+  useDebounced,
+} from '@/components/ui';
+import { type Artist, trpc } from '@/lib/trpc';
+
+const LIMIT = 20;
+
+export default function ArtistPage() {
+  const { artistId } = useParams<{ artistId: string }>();
+  const me = useMe();
+  const artist = trpc.artists.get.useQuery({ artistId });
+  if (artist.isPending) return <Loading />;
+  if (artist.isError) {
+    return (
+      <>
+        <ErrorNotice error={artist.error} />
+        <Link href={me.role === 'admin' ? '/artists' : '/songs'}>Back</Link>
+      </>
+    );
+  }
+  const mayEdit = me.role === 'admin' || artist.data.userId === me.id;
+  return <ArtistDetail artist={artist.data} mayEdit={mayEdit} isAdmin={me.role === 'admin'} />;
+}
+
+function ArtistDetail({ artist, mayEdit, isAdmin }: { artist: Artist; mayEdit: boolean; isAdmin: boolean }) {
+  const router = useRouter();
+  const utils = trpc.useUtils();
+  const [saved, setSaved] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const remove = trpc.artists.delete.useMutation({
+    onSuccess: async () => {
+      await utils.artists.list.invalidate();
+      router.push('/artists');
+    },
+  });
+  return (
+    <>
+      {isAdmin && (
+        <p className="breadcrumbs">
+          <Link href="/artists">Artists</Link> / {artist.name}
+        </p>
+      )}
+      <PageHeader title={artist.name}>
+        {isAdmin && (
+          <Button variant="danger" onClick={() => setDeleting(true)}>
+            Delete artist
+          </Button>
+        )}
+      </PageHeader>
+      {mayEdit ? (
+        <section className="card" aria-labelledby="profile">
+          <h2 id="profile">Profile</h2>
+          {saved && <Notice tone="success">Saved.</Notice>}
+          <ArtistForm key={artist.updatedAt} artist={artist} onSaved={() => setSaved(true)} />
+        </section>
+      ) : (
+        <p>{artist.bio}</p>
+      )}
+      <ArtistSongs artist={artist} mayLink={isAdmin} />
+      <ConfirmDialog
+        open={deleting}
+        title="Delete artist"
+        body={`Delete “${artist.name}”? Its songs stay in the catalogue, unlinked from it.`}
+        confirmLabel="Delete artist"
+        busy={remove.isPending}
+        error={remove.error}
+        onConfirm={() => remove.mutate({ artistId: artist.id })}
+        onClose={() => setDeleting(false)}
+      />
+    </>
+  );
+}
+
+function ArtistSongs({ artist, mayLink }: { artist: Artist; mayLink: boolean }) {
+  const [page, setPage] = useState(1);
+  const utils = trpc.useUtils();
+  const songs = trpc.artists.songs.useQuery(
+    { artistId: artist.id, page, limit: LIMIT },
+    { placeholderData: (p) => p },
+  );
+  const refresh = () => Promise.all([utils.artists.songs.invalidate(), utils.songs.invalidate()]);
+  const unlink = trpc.artists.unlinkSong.useMutation({ onSuccess: refresh });
+  return (
+    <section className="card" aria-labelledby="artist-songs">
+      <h2 id="artist-songs">Songs</h2>
+      <ErrorNotice error={unlink.error} />
+      {songs.isPending ? (
+        <Loading />
+      ) : songs.isError ? (
+        <ErrorNotice error={songs.error} />
+      ) : songs.data.data.length === 0 ? (
+        <Empty>No songs linked to {artist.name} yet.</Empty>
+      ) : (
+        <>
+          <ul className="rows">
+            {songs.data.data.map((song) => (
+              <li key={song.id} className="row">
+                <Link href={`/songs/${song.id}`}>{song.title}</Link>
+                <span className="muted">{formatDuration(song.duration)}</span>
+                {mayLink && (
+                  <Button
+                    variant="ghost"
+                    busy={unlink.isPending && unlink.variables?.songId === song.id}
+                    onClick={() => unlink.mutate({ artistId: artist.id, songId: song.id })}
+                    aria-label={`Unlink ${song.title}`}
+                  >
+                    Unlink
+                  </Button>
+                )}
+              </li>
+            ))}
+          </ul>
+          <Pager page={page} limit={LIMIT} total={songs.data.pagination.total} onPage={setPage} />
+        </>
+      )}
+      {mayLink && <LinkSong artist={artist} onLinked={refresh} />}
+    </section>
+  );
+}
+
+function LinkSong({ artist, onLinked }: { artist: Artist; onLinked: () => Promise<unknown> }) {
+  const [search, setSearch] = useState('');
+  const term = useDebounced(search.trim());
+  const matches = trpc.songs.list.useQuery({ search: term, limit: 8 }, { enabled: term.length > 0 });
+  const link = trpc.artists.linkSong.useMutation({ onSuccess: onLinked });
+  return (
+    <div className="subsection">
+      <h3>Link a song</h3>
+      <SearchBox label={`Search songs to link to ${artist.name}`} value={search} onChange={setSearch} />
+      <ErrorNotice error={link.error} />
+      {term &&
+        (matches.isPending ? (
+          <Loading label="Searching…" />
+        ) : matches.data?.data.length === 0 ? (
+          <Empty>No song matches “{term}”.</Empty>
+        ) : (
+          <ul className="rows">
+            {matches.data?.data.map((song) => {
+              const linked = song.artistIds.includes(artist.id);
+              return (
+                <li key={song.id} className="row">
+                  <span>{song.title}</span>
+                  <Button
+                    variant="ghost"
+                    disabled={linked}
+                    busy={link.isPending && link.variables?.songId === song.id}
+                    onClick={() => link.mutate({ artistId: artist.id, songId: song.id })}
+                    aria-label={linked ? `${song.title} is linked` : `Link ${song.title}`}
+                  >
+                    {linked ? 'Linked' : 'Link'}
+                  </Button>
+                </li>
+              );
+            })}
+          </ul>
+        ))}
+    </div>
+  );
+}

@@ -1,0 +1,132 @@
+'use client';
+
+import Link from 'next/link';
+import { useRouter } from 'next/navigation';
+import { useEffect, useState } from 'react';
+import { ArtistForm } from '@/components/artist-form';
+import { useOwnArtists } from '@/components/artists';
+import { PageHeader, RoleGate } from '@/components/guard';
+import { useMe } from '@/components/session';
+import {
+  Button,
+  Dialog,
+  ErrorNotice,
+  Loading,
+  Notice,
+  Pager,
+  QueryView,
+  SearchBox,
+  useDebounced,
+} from '@/components/ui';
+import { trpc } from '@/lib/trpc';
+
+const LIMIT = 20;
+
+export default function ArtistsPage() {
+  const me = useMe();
+  return (
+    <RoleGate roles={['admin', 'artist']}>{me.role === 'admin' ? <AllArtists /> : <MyArtist />}</RoleGate>
+  );
+}
+
+/** An artist account goes straight to its profile (or chooses, if it manages several). */
+function MyArtist() {
+  const own = useOwnArtists();
+  const router = useRouter();
+  const only = own.data?.data.length === 1 ? own.data.data[0] : undefined;
+  useEffect(() => {
+    if (only) router.replace(`/artists/${only.id}`);
+  }, [only, router]);
+  if (own.isPending || only) return <Loading />;
+  if (own.isError) return <ErrorNotice error={own.error} />;
+  if (own.data.data.length === 0) {
+    return <Notice>Your account is not linked to an artist yet. Ask an admin to link it.</Notice>;
+  }
+  return (
+    <>
+      <PageHeader title="My artist profiles" />
+      <ul className="link-list">
+        {own.data.data.map((artist) => (
+          <li key={artist.id}>
+            <Link href={`/artists/${artist.id}`}>{artist.name}</Link>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+function AllArtists() {
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(1);
+  const [creating, setCreating] = useState(false);
+  const router = useRouter();
+  const term = useDebounced(search.trim());
+  const list = trpc.artists.list.useQuery(
+    { page, limit: LIMIT, ...(term ? { search: term } : {}) },
+    { placeholderData: (previous) => previous },
+  );
+  return (
+    <>
+      <PageHeader title="Artists">
+        <Button variant="primary" onClick={() => setCreating(true)}>
+          New artist
+        </Button>
+      </PageHeader>
+      <div className="toolbar">
+        <SearchBox
+          label="Search artists by name"
+          value={search}
+          onChange={(v) => {
+            setSearch(v);
+            setPage(1);
+          }}
+        />
+      </div>
+      <QueryView
+        query={list}
+        isEmpty={(data) => data.data.length === 0}
+        empty={term ? `No artist matches “${term}”.` : 'No artists yet.'}
+      >
+        {(data) => (
+          <>
+            <table className="table">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Biography</th>
+                  <th scope="col">Account</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.data.map((artist) => (
+                  <tr key={artist.id}>
+                    <td data-label="Name">
+                      <Link href={`/artists/${artist.id}`}>{artist.name}</Link>
+                    </td>
+                    <td data-label="Biography" className="clip">
+                      {artist.bio ?? <span className="muted">—</span>}
+                    </td>
+                    <td data-label="Account">
+                      {artist.userId ? 'Linked' : <span className="muted">None</span>}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <Pager page={page} limit={LIMIT} total={data.pagination.total} onPage={setPage} />
+          </>
+        )}
+      </QueryView>
+      <Dialog open={creating} title="New artist" onClose={() => setCreating(false)}>
+        {creating && (
+          <ArtistForm
+            artist={null}
+            onSaved={(artist) => router.push(`/artists/${artist.id}`)}
+            onCancel={() => setCreating(false)}
+          />
+        )}
+      </Dialog>
+    </>
+  );
+}

@@ -1,0 +1,45 @@
+'use client';
+
+import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { httpLink } from '@trpc/client';
+import { type ReactNode, useState } from 'react';
+import { isUnauthorized } from '@/lib/errors';
+import { trpc } from '@/lib/trpc';
+
+/** An ended session (expired, revoked, signed out elsewhere) lands back on sign-in. */
+function backToSignIn(error: unknown) {
+  if (!isUnauthorized(error) || typeof window === 'undefined') return;
+  if (window.location.pathname.startsWith('/sign-in')) return;
+  const next = `${window.location.pathname}${window.location.search}`;
+  window.location.assign(`/sign-in?next=${encodeURIComponent(next)}&expired=1`);
+}
+
+export function Providers({ children }: { children: ReactNode }) {
+  const [queryClient] = useState(
+    () =>
+      new QueryClient({
+        queryCache: new QueryCache({ onError: backToSignIn }),
+        mutationCache: new MutationCache({ onError: backToSignIn }),
+        defaultOptions: {
+          queries: {
+            staleTime: 15_000,
+            refetchOnWindowFocus: false,
+            // A 4xx will not change by asking again; a network blip or 503 might.
+            retry: (count, error) => {
+              const status = (error as { data?: { httpStatus?: number } }).data?.httpStatus ?? 0;
+              return count < 2 && (status === 0 || status >= 500);
+            },
+          },
+        },
+      }),
+  );
+  const [client] = useState(() =>
+    // No batching: each call is one request, as the API serves them (it refuses batches).
+    trpc.createClient({ links: [httpLink({ url: '/api/trpc' })] }),
+  );
+  return (
+    <trpc.Provider client={client} queryClient={queryClient}>
+      <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+    </trpc.Provider>
+  );
+}

@@ -1,0 +1,98 @@
+'use client';
+
+import { createArtistInput, replaceArtistInput } from '@music/api-router/schemas';
+import { type FormEvent, useState } from 'react';
+import { useMe } from '@/components/session';
+import { Button, ErrorNotice, Select, TextArea, TextInput } from '@/components/ui';
+import { useFormErrors } from '@/lib/form';
+import { type Artist, trpc } from '@/lib/trpc';
+
+/** Create or replace an artist. Only admins see (and may set) the linked account. */
+export function ArtistForm({
+  artist,
+  onSaved,
+  onCancel,
+}: {
+  artist: Artist | null;
+  onSaved: (artist: Artist) => void;
+  onCancel?: () => void;
+}) {
+  const me = useMe();
+  const isAdmin = me.role === 'admin';
+  const utils = trpc.useUtils();
+  const accounts = trpc.users.list.useQuery({ role: 'artist', limit: 100 }, { enabled: isAdmin });
+  const [values, setValues] = useState({
+    name: artist?.name ?? '',
+    bio: artist?.bio ?? '',
+    userId: artist?.userId ?? '',
+  });
+  const saved = async (result: Artist) => {
+    utils.artists.get.setData({ artistId: result.id }, result);
+    await utils.artists.list.invalidate();
+    onSaved(result);
+  };
+  const create = trpc.artists.create.useMutation({ onSuccess: saved });
+  const replace = trpc.artists.replace.useMutation({ onSuccess: saved });
+  const mutation = artist ? replace : create;
+  const { errorOf, check } = useFormErrors(mutation.error);
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const payload = {
+      name: values.name,
+      bio: values.bio.trim() === '' ? null : values.bio,
+      // Non-admins may not touch the link: leave it out and the API keeps it.
+      ...(isAdmin ? { userId: values.userId || null } : {}),
+    };
+    if (artist) {
+      const input = check(replaceArtistInput, { artistId: artist.id, ...payload });
+      if (input) replace.mutate(input);
+    } else {
+      const input = check(createArtistInput, payload);
+      if (input) create.mutate(input);
+    }
+  }
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <div className="dialog-body">
+        <ErrorNotice error={mutation.error} />
+        <TextInput
+          label="Name"
+          value={values.name}
+          onChange={(e) => setValues((v) => ({ ...v, name: e.target.value }))}
+          error={errorOf('name')}
+        />
+        <TextArea
+          label="Biography"
+          value={values.bio}
+          onChange={(e) => setValues((v) => ({ ...v, bio: e.target.value }))}
+          error={errorOf('bio')}
+          hint="Up to 2000 characters"
+        />
+        {isAdmin && (
+          <Select
+            label="Managed by account"
+            value={values.userId}
+            onChange={(e) => setValues((v) => ({ ...v, userId: e.target.value }))}
+            error={errorOf('userId')}
+            hint="An account with the role Artist may then edit this artist and its songs."
+          >
+            <option value="">No account</option>
+            {accounts.data?.data.map((user) => (
+              <option key={user.id} value={user.id}>
+                {user.username} ({user.email})
+              </option>
+            ))}
+          </Select>
+        )}
+      </div>
+      <footer className="dialog-actions">
+        {onCancel && <Button onClick={onCancel}>Cancel</Button>}
+        <Button type="submit" variant="primary" busy={mutation.isPending}>
+          {artist ? 'Save artist' : 'Create artist'}
+        </Button>
+      </footer>
+    </form>
+  );
+}

@@ -1,0 +1,82 @@
+'use client';
+
+import { createPlaylistInput, replacePlaylistInput } from '@music/api-router/schemas';
+import { type FormEvent, useState } from 'react';
+import { Button, Checkbox, ErrorNotice, TextArea, TextInput } from '@/components/ui';
+import { useFormErrors } from '@/lib/form';
+import { type Playlist, trpc } from '@/lib/trpc';
+
+/** Name, description and visibility of a playlist (its songs are managed on its page). */
+export function PlaylistForm({
+  playlist,
+  onSaved,
+  onCancel,
+}: {
+  playlist: Playlist | null;
+  onSaved: (playlist: Playlist) => void;
+  onCancel?: () => void;
+}) {
+  const utils = trpc.useUtils();
+  const [values, setValues] = useState({
+    name: playlist?.name ?? '',
+    description: playlist?.description ?? '',
+    isPublic: playlist?.isPublic ?? false,
+  });
+  const saved = async (result: Playlist) => {
+    utils.playlists.get.setData({ playlistId: result.id }, result);
+    await utils.playlists.list.invalidate();
+    onSaved(result);
+  };
+  const create = trpc.playlists.create.useMutation({ onSuccess: saved });
+  const replace = trpc.playlists.replace.useMutation({ onSuccess: saved });
+  const mutation = playlist ? replace : create;
+  const { errorOf, check } = useFormErrors(mutation.error);
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const payload = {
+      name: values.name,
+      description: values.description.trim() === '' ? null : values.description,
+      isPublic: values.isPublic,
+    };
+    if (playlist) {
+      // songIds left out: the songs stay as they are.
+      const input = check(replacePlaylistInput, { playlistId: playlist.id, ...payload });
+      if (input) replace.mutate(input);
+    } else {
+      const input = check(createPlaylistInput, payload);
+      if (input) create.mutate(input);
+    }
+  }
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <div className="dialog-body">
+        <ErrorNotice error={mutation.error} />
+        <TextInput
+          label="Name"
+          value={values.name}
+          onChange={(e) => setValues((v) => ({ ...v, name: e.target.value }))}
+          error={errorOf('name')}
+        />
+        <TextArea
+          label="Description"
+          value={values.description}
+          onChange={(e) => setValues((v) => ({ ...v, description: e.target.value }))}
+          error={errorOf('description')}
+        />
+        <Checkbox
+          label="Public: every signed-in user can see it"
+          checked={values.isPublic}
+          onChange={(e) => setValues((v) => ({ ...v, isPublic: e.target.checked }))}
+        />
+      </div>
+      <footer className="dialog-actions">
+        {onCancel && <Button onClick={onCancel}>Cancel</Button>}
+        <Button type="submit" variant="primary" busy={mutation.isPending}>
+          {playlist ? 'Save' : 'Create playlist'}
+        </Button>
+      </footer>
+    </form>
+  );
+}

@@ -1,0 +1,96 @@
+'use client';
+
+import { useQueryClient } from '@tanstack/react-query';
+import Link from 'next/link';
+import { usePathname } from 'next/navigation';
+import { type ReactNode, useState } from 'react';
+import { SessionProvider } from '@/components/session';
+import { Button, ErrorNotice, Loading } from '@/components/ui';
+import { type Role, trpc } from '@/lib/trpc';
+
+const NAV: Array<{ href: string; label: string; roles: Role[] }> = [
+  { href: '/songs', label: 'Songs', roles: ['admin', 'artist', 'user'] },
+  { href: '/artists', label: 'Artists', roles: ['admin'] },
+  { href: '/artists', label: 'My artist profile', roles: ['artist'] },
+  { href: '/playlists', label: 'Playlists', roles: ['admin', 'artist', 'user'] },
+  { href: '/users', label: 'Users', roles: ['admin'] },
+];
+
+const ROLE_NAMES: Record<Role, string> = { admin: 'Admin', artist: 'Artist', user: 'Listener' };
+
+export function Shell({ children }: { children: ReactNode }) {
+  const me = trpc.auth.me.useQuery(undefined, { staleTime: 60_000 });
+  const pathname = usePathname();
+  const queryClient = useQueryClient();
+  const [signingOut, setSigningOut] = useState(false);
+  const [menuOpen, setMenuOpen] = useState(false);
+
+  async function signOut() {
+    setSigningOut(true);
+    await fetch('/api/session', { method: 'DELETE' }).catch(() => undefined);
+    queryClient.clear();
+    window.location.assign('/sign-in');
+  }
+
+  if (me.isPending) {
+    return (
+      <main className="page">
+        <Loading label="Opening the console…" />
+      </main>
+    );
+  }
+  if (me.isError) {
+    return (
+      <main className="page">
+        <ErrorNotice error={me.error} />
+        <Button onClick={() => me.refetch()}>Try again</Button>
+      </main>
+    );
+  }
+  const user = me.data;
+  return (
+    <SessionProvider user={user}>
+      <a href="#main" className="skip-link">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <Link href="/" className="brand">
+          ♪ Music Catalogue
+        </Link>
+        <button
+          type="button"
+          className="menu-toggle"
+          aria-expanded={menuOpen}
+          aria-controls="main-nav"
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          Menu
+        </button>
+        <nav id="main-nav" className={`nav ${menuOpen ? 'nav-open' : ''}`} aria-label="Main">
+          {NAV.filter((item) => item.roles.includes(user.role)).map((item) => (
+            <Link
+              key={`${item.href}-${item.label}`}
+              href={item.href}
+              aria-current={pathname.startsWith(item.href) ? 'page' : undefined}
+              onClick={() => setMenuOpen(false)}
+            >
+              {item.label}
+            </Link>
+          ))}
+        </nav>
+        <div className="whoami">
+          <span>
+            <span className="whoami-name">{user.username}</span>{' '}
+            <span className={`badge badge-${user.role}`}>{ROLE_NAMES[user.role]}</span>
+          </span>
+          <Button variant="ghost" onClick={signOut} busy={signingOut}>
+            Sign out
+          </Button>
+        </div>
+      </header>
+      <main id="main" className="page">
+        {children}
+      </main>
+    </SessionProvider>
+  );
+}

@@ -1,0 +1,25 @@
+'use client';
+
+import { useState } from 'react';
+import type { z } from 'zod';
+import { toProblem, validate } from '@/lib/errors';
+
+/**
+ * A form's field errors: the client-side ones from the procedure's zod schema, else the server's
+ * 422 `errors[]` for the last attempt. `check` validates and returns the parsed input (or null).
+ * A field also shows an error reported on one of its items (`artistIds.2`).
+ */
+export function useFormErrors(serverError: unknown) {
+  const [fields, setFields] = useState<Record<string, string>>({});
+  const server = serverError ? toProblem(serverError).fields : {};
+  const errorOf = (name: string): string | undefined => {
+    const all = { ...server, ...fields };
+    return all[name] ?? Object.entries(all).find(([key]) => key.startsWith(`${name}.`))?.[1];
+  };
+  function check<S extends z.ZodType>(schema: S, values: unknown): z.output<S> | null {
+    const result = validate(schema, values);
+    setFields(result.ok ? {} : result.fields);
+    return result.ok ? result.data : null;
+  }
+  return { errorOf, check, setFields };
+}
