@@ -1,7 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeArtist, makePlaylist, makeSong, type Song } from '../testing/catalogue';
+import { makeArtist, makeSong, type Song } from '../testing/catalogue';
 import { type Response, type SignedIn, startTestApi, type TestApi } from '../testing/harness';
 
 /**
