@@ -4,6 +4,7 @@ import {
   appRouter,
   authenticate,
   type Context,
+  createCallerFactory,
   createContextInner,
   createOpenApiDocument,
   type Deps,
@@ -67,6 +68,59 @@ export function createApp(options: AppOptions) {
     }
   }
 
+  const createCaller = createCallerFactory(appRouter);
+  const procedures = appRouter._def.procedures as unknown as Record<string, { _def: { type: string } }>;
+
+  /**
+   * A successful plain query (`GET /trpc/<query>?input=…`, not batched, not streamed) is
+   * answered here, through the same procedure via `createCaller`, with the exact body and
+   * headers tRPC's handler writes: that handler converts every request into a Fetch `Request`
+   * and back, which doubled the CPU of a song detail on `/trpc` compared with `/v1` (see the
+   * README's performance section). A query that fails is handed to tRPC's handler, which runs
+   * it again and formats the error: queries change nothing, and errors keep one formatter.
+   */
+  async function trpcQuery(
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    url: URL,
+    requestId: string,
+  ): Promise<boolean> {
+    if (req.method !== 'GET' || procedures[path]?._def.type !== 'query') return false;
+    if (url.searchParams.has('batch') || req.headers['trpc-accept'] !== undefined) return false;
+    if (req.headers.accept?.includes('application/jsonl')) return false;
+    const raw = url.searchParams.get('input');
+    let input: unknown;
+    try {
+      input = raw === null ? undefined : JSON.parse(raw);
+    } catch {
+      return false;
+    }
+    let data: unknown;
+    try {
+      const { ctx } = await createContext(req, requestId);
+      const caller = createCaller(ctx) as unknown as Record<
+        string,
+        Record<string, (i: unknown) => Promise<unknown>>
+      >;
+      const [group, name] = path.split('.') as [string, string];
+      data = await caller[group]![name]!(input);
+    } catch {
+      return false;
+    }
+    sendJson(
+      res,
+      200,
+      { result: { data } },
+      {
+        ...baseHeaders(requestId),
+        'Content-Type': 'application/json',
+        Vary: 'trpc-accept, accept',
+      },
+    );
+    return true;
+  }
+
   function trpc(req: IncomingMessage, res: ServerResponse, path: string, requestId: string) {
     return nodeHTTPRequestHandler({
       router: appRouter,
@@ -119,7 +173,9 @@ export function createApp(options: AppOptions) {
 
     try {
       if (version === 'trpc') {
-        await trpc(req, res, rest_.join('/'), requestId);
+        const path = rest_.join('/');
+        if (await trpcQuery(req, res, path, url, requestId)) return;
+        await trpc(req, res, path, requestId);
         return;
       }
       if (
