@@ -86,9 +86,13 @@ export async function startServer(env: Env, injected?: { database?: Database }):
   const close = (graceMs = 10_000) => {
     closing ??= (async () => {
       const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Keep-alive connections become idle as their last answer goes out: close them then,
+      // instead of waiting for the clients (or keepAliveTimeout) to do it.
       server.closeIdleConnections();
+      const idle = setInterval(() => server.closeIdleConnections(), 50);
       const timer = setTimeout(() => server.closeAllConnections(), graceMs);
       await drained;
+      clearInterval(idle);
       clearTimeout(timer);
       if (!injected?.database) await database.close();
     })();

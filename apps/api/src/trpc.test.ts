@@ -20,7 +20,7 @@ afterAll(() => api?.close());
 
 async function both(path: string, token?: string): Promise<[Response, Response]> {
   const client = createClient(trpcUrl);
-  const auth = token ? { authorization: `Bearer ${token}` } : {};
+  const auth: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
   return Promise.all([
     client.request('GET', path, { headers: auth }),
     client.request('GET', path, { headers: { ...auth, 'trpc-accept': 'application/json' } }),

@@ -151,6 +151,14 @@ class LazyConnection implements DatabaseConnection {
   exclusive: pg.PoolClient | undefined;
   /** The exclusive client's connection failed: it is destroyed, not returned to the pool. */
   broken = false;
+  /**
+   * pg-pool removes its error listener from a checked-out client: without this one, the
+   * connection dying mid-transaction (server restart, terminated backend) would be an
+   * uncaught 'error' event and kill the process. The failing query rejects as well.
+   */
+  readonly onExclusiveError = () => {
+    this.broken = true;
+  };
   constructor(private readonly shared: SharedClients) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
@@ -190,6 +198,7 @@ class PipelinedDriver implements Driver {
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
     const lazy = connection as LazyConnection;
     lazy.exclusive = await this.pool.connect();
+    lazy.exclusive.on('error', lazy.onExclusiveError);
     const modes = [
       settings.isolationLevel ? `isolation level ${settings.isolationLevel}` : '',
       settings.accessMode ?? '',
@@ -207,6 +216,7 @@ class PipelinedDriver implements Driver {
 
   async releaseConnection(connection: DatabaseConnection): Promise<void> {
     const lazy = connection as LazyConnection;
+    lazy.exclusive?.removeListener('error', lazy.onExclusiveError);
     lazy.exclusive?.release(lazy.broken);
     lazy.exclusive = undefined;
     lazy.broken = false;
