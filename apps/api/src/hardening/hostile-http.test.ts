@@ -346,6 +346,17 @@ describe('bodies', () => {
     expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
     expect(({} as Record<string, unknown>).role).toBeUndefined();
   });
+  it('bounds a 422: at most 100 field errors, long field names cut short', async () => {
+    const body: Record<string, unknown> = { name: 'p' };
+    for (let i = 0; i < 500; i++) body[`unknown${i}`] = i;
+    body['k'.repeat(5_000)] = 1;
+    const res = await api.request('POST', '/playlists', { token: user.token, body });
+    expect(res.status).toBe(422);
+    const errors = (res.body as { errors: Array<{ field: string }> }).errors;
+    expect(errors).toHaveLength(100);
+    expect(Math.max(...errors.map((e) => e.field.length))).toBeLessThanOrEqual(200);
+    expect(res.text.length).toBeLessThan(20_000);
+  });
 });
 
 describe('numbers and query strings', () => {

@@ -2,6 +2,7 @@ import type { Migration } from 'kysely/migration';
 import * as usersAndSessions from './2026-11-22T10-00-users-and-sessions';
 import * as catalogue from './2026-11-22T11-00-catalogue';
 import * as rowCounts from './2026-11-22T12-00-row-counts';
+import * as songSearch from './2026-11-23T10-00-song-search';
 
 /**
  * Every migration, in order. Listed statically (not read from a folder) so the bundled API
@@ -11,4 +12,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22T10-00-users-and-sessions': usersAndSessions,
   '2026-11-22T11-00-catalogue': catalogue,
   '2026-11-22T12-00-row-counts': rowCounts,
+  '2026-11-23T10-00-song-search': songSearch,
 };

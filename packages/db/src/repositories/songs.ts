@@ -13,12 +13,24 @@ export interface SongWithArtists extends SongRow {
 }
 
 export interface SongFilters {
-  /** Case-insensitive substring of the title, the album or an artist's name. */
+  /** Case-insensitive (PostgreSQL's `lower`) substring of the title, the album or an artist's name. */
   search?: string | undefined;
   /** Case-insensitive equality. */
   genre?: string | undefined;
   artistId?: string | undefined;
 }
+
+/** The columns of a song row (not `search_text`, which only search reads). */
+const SONG_COLUMNS = [
+  'songs.id',
+  'songs.title',
+  'songs.album',
+  'songs.genre',
+  'songs.duration',
+  'songs.release_year',
+  'songs.created_at',
+  'songs.updated_at',
+] as const;
 
 /**
  * The songs named by `ids`, each with its artist ids (in `song_artists.position` order), in the
@@ -28,7 +40,7 @@ export async function findSongsWithArtists(db: Db, ids: readonly string[]): Prom
   if (ids.length === 0) return [];
   const rows = await db
     .selectFrom('songs')
-    .selectAll('songs')
+    .select(SONG_COLUMNS)
     .select(
       sql<string[]>`coalesce((
         select array_agg(sa.artist_id order by sa.position, sa.artist_id)::text[]
@@ -66,23 +78,9 @@ export async function lockSong(db: Db, id: string): Promise<boolean> {
 function filteredSongs(db: Db, filters: SongFilters) {
   let query = db.selectFrom('songs');
   if (filters.search) {
-    const pattern = likeContains(filters.search);
-    // Three separately indexable lookups (trigram indexes on title, album and artist name)
-    // instead of one OR across a join, which PostgreSQL could only answer by scanning.
-    query = query.where('songs.id', 'in', (eb) =>
-      eb
-        .selectFrom('songs as s')
-        .select('s.id')
-        .where('s.title', 'ilike', pattern)
-        .union(eb.selectFrom('songs as s').select('s.id').where('s.album', 'ilike', pattern))
-        .union(
-          eb
-            .selectFrom('song_artists as sa')
-            .innerJoin('artists as a', 'a.id', 'sa.artist_id')
-            .select('sa.song_id as id')
-            .where('a.name', 'ilike', pattern),
-        ),
-    );
+    // One trigram-indexed column holding title, album and artist names (see the migration
+    // 2026-11-23T10-00-song-search).
+    query = query.where(sql<boolean>`songs.search_text like lower(${likeContains(filters.search)})`);
   }
   if (filters.genre) {
     query = query.where(sql`lower(songs.genre)`, '=', sql`lower(${filters.genre})`);
@@ -118,7 +116,8 @@ export async function listSongIds(
   db: Db,
   args: SongFilters & { limit: number; offset: number },
 ): Promise<{ ids: string[]; total: number }> {
-  const filtered = Boolean(args.search || args.genre || args.artistId);
+  if (args.search) return searchSongIds(db, args);
+  const filtered = Boolean(args.genre || args.artistId);
   const [rows, total] = await Promise.all([
     songPageQuery(db, args).execute(),
     filtered
@@ -130,8 +129,40 @@ export async function listSongIds(
   return { ids: rows.map((r) => r.id), total };
 }
 
+/**
+ * A search's page and exact total from one statement and one index scan: the matches are
+ * collected once (a materialized CTE, so the plan is a bitmap scan of the trigram index
+ * whatever the term; a plain `ORDER BY title LIMIT` tempted the planner into walking the
+ * whole title index for rare terms), then counted and sorted. Exported for the index test.
+ */
+export function songSearchQuery(db: Db, args: SongFilters & { limit: number; offset: number }) {
+  return db
+    .with(
+      (wb) => wb('matches').materialized(),
+      () => filteredSongs(db, args).select(['songs.id', 'songs.title']),
+    )
+    .selectNoFrom((eb) => [
+      eb.selectFrom('matches').select(sql<number>`count(*)::int`.as('n')).as('total'),
+      sql<string[]>`array(${eb
+        .selectFrom('matches')
+        .select('matches.id')
+        .orderBy('matches.title')
+        .orderBy('matches.id')
+        .limit(args.limit)
+        .offset(args.offset)})::text[]`.as('ids'),
+    ]);
+}
+
+async function searchSongIds(
+  db: Db,
+  args: SongFilters & { limit: number; offset: number },
+): Promise<{ ids: string[]; total: number }> {
+  const row = await songSearchQuery(db, args).executeTakeFirstOrThrow();
+  return { ids: row.ids, total: Number(row.total ?? 0) };
+}
+
 export async function insertSong(db: Db, song: NewSong): Promise<SongRow> {
-  return db.insertInto('songs').values(song).returningAll().executeTakeFirstOrThrow();
+  return db.insertInto('songs').values(song).returning(SONG_COLUMNS).executeTakeFirstOrThrow();
 }
 
 export async function updateSong(db: Db, id: string, patch: SongUpdate): Promise<SongRow | undefined> {
@@ -139,7 +170,7 @@ export async function updateSong(db: Db, id: string, patch: SongUpdate): Promise
     .updateTable('songs')
     .set({ ...patch, updated_at: new Date() })
     .where('id', '=', id)
-    .returningAll()
+    .returning(SONG_COLUMNS)
     .executeTakeFirst();
 }
 
