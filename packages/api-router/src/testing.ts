@@ -3,6 +3,7 @@ import { createTokenService, hashPassword } from '@music/auth';
 import { insertSession, insertUser, type Role, uuidv7 } from '@music/db';
 import { createTestDatabase, type TestDatabase } from '@music/db/testing';
 import { type Actor, createContextInner, DEFAULT_SETTINGS, type Deps, type Settings } from './context';
+import { AppError } from './errors';
 import { appRouter } from './router';
 import { createCallerFactory } from './trpc';
 
@@ -54,4 +55,13 @@ export async function createRouterHarness(settings: Partial<Settings> = {}): Pro
     },
     close: () => database.close(),
   };
+}
+
+/** The contract code a call failed with (or a description of what it did instead). */
+export async function appCode(promise: Promise<unknown>): Promise<string> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  return error instanceof AppError ? error.appCode : `not an AppError: ${String(error)}`;
 }

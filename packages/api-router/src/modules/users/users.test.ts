@@ -1,20 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../errors';
-import { createRouterHarness, type RouterHarness } from '../../testing';
+import { appCode, createRouterHarness, type RouterHarness } from '../../testing';
 
 let h: RouterHarness;
 beforeAll(async () => {
   h = await createRouterHarness();
 });
 afterAll(() => h?.close());
-
-async function appCode(promise: Promise<unknown>): Promise<string> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  return error instanceof AppError ? error.appCode : `not an AppError: ${String(error)}`;
-}
 
 describe('users procedures', () => {
   it('sign-up normalises the email and never returns the password', async () => {
