@@ -202,6 +202,7 @@ async function main() {
 
     const pages = Array.from({ length: 10 }, (_, k) => k + 1);
     const words = WORDS.slice(0, 50);
+    const coldSearches = pages.flatMap((p) => WORDS.map((w) => `search=${w}&page=${p}`));
     const detailApi = songIds.map((id) => ({ path: `/v1/songs/${id}`, headers: auth }));
     const detailBase = songIds.map((id) => ({ path: `/songs/${id}` }));
     // Connection k adds then removes songs [k*40, k*40+40) in its own playlist: the list ends
@@ -238,6 +239,13 @@ async function main() {
         baseline: (k) => rotate(words, k).map((w) => ({ path: `/songs?search=${w}` })),
       },
       {
+        // 186 words x pages 1-10: more distinct searches than the API's result cache holds
+        // (1,000), cycled in order, so every request is a miss: the search itself.
+        name: 'GET /v1/songs?search=<word>&page=<n> (uncached)',
+        api: (k) => rotate(coldSearches, k * 37).map((q) => ({ path: `/v1/songs?${q}`, headers: auth })),
+        baseline: (k) => rotate(coldSearches, k * 37).map((q) => ({ path: `/songs?${q}` })),
+      },
+      {
         name: 'GET /v1/playlists/{id}/songs',
         api: () => [{ path: `/v1/playlists/${playlistId}/songs`, headers: auth }],
         baseline: () => [{ path: `/playlists/${playlistId}/songs` }],
@@ -271,6 +279,21 @@ async function main() {
           ])
         ).rows.map((r: { pid: number }) => r.pid),
     });
+    // A round ends when its time is up, but the database may still be working through the
+    // queries the side just sent (the baseline's slow searches take seconds): wait until it is
+    // idle, so that no round pays for the previous one's tail.
+    const settle = async () => {
+      const until = Date.now() + 15_000;
+      while (Date.now() < until) {
+        const { rows } = await admin.query(
+          `select count(*)::int as n from pg_stat_activity
+           where datname = $1 and state = 'active' and pid <> pg_backend_pid()`,
+          [dbName],
+        );
+        if (rows[0].n === 0) return;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
     const apiProbe = probe(api, 'music-api');
     const baseProbe = probe(baseline, 'bench-baseline');
 
@@ -283,11 +306,13 @@ async function main() {
       for (const r of c.baseline(0).slice(0, 2)) await check(otherBase, r);
       // Warm both sides (JIT, statement caches, buffers) before measuring.
       await closedLoop(apiProbe, API, c.api, { connections, seconds: 1 });
+      await settle();
       await closedLoop(other, otherBase, c.baseline, { connections, seconds: 1 });
       const a: Sample[] = [];
       const b: Sample[] = [];
       for (let r = 0; r < ROUNDS; r++) {
         for (const side of r % 2 === 0 ? ['a', 'b'] : ['b', 'a']) {
+          await settle();
           if (side === 'a') a.push(await closedLoop(apiProbe, API, c.api, { connections, seconds: SECONDS }));
           else b.push(await closedLoop(other, otherBase, c.baseline, { connections, seconds: SECONDS }));
         }
@@ -321,6 +346,7 @@ async function main() {
       const opts = { rate: FIXED_RATE, seconds: SECONDS };
       for (let r = 0; r < ROUNDS; r++) {
         for (const side of r % 2 === 0 ? ['a', 'b'] : ['b', 'a']) {
+          await settle();
           if (side === 'a') a.push(await openLoop(apiProbe, API, detailApi, opts));
           else b.push(await openLoop(baseProbe, BASE, detailBase, opts));
         }
@@ -366,6 +392,7 @@ async function main() {
       await closedLoop(apiProbe, API, () => [loginReq], { connections: LOGIN_CONNECTIONS, seconds: 1 });
       for (let r = 0; r < ROUNDS; r++) {
         for (const side of r % 2 === 0 ? ['a', 'b'] : ['b', 'a']) {
+          await settle();
           if (side === 'a') await loginRound();
           else argons.push(await argonRate(hash, SECONDS));
         }
@@ -444,21 +471,25 @@ async function main() {
       (v) => v >= 5,
       'x',
     );
-    const search = byName('GET /v1/songs?search');
-    target(
-      'search >= 250 req/s',
-      search,
-      (r) => r.api.rps,
-      (v) => v >= 250,
-      ' req/s',
-    );
-    target(
-      'search p99 < 300 ms',
-      search,
-      (r) => r.api.p99,
-      (v) => v < 300,
-      ' ms',
-    );
+    for (const [label, search] of [
+      ['search (50 words, repeated)', rows.find((r) => r.name === 'GET /v1/songs?search=<word>')],
+      ['search (uncached)', byName('GET /v1/songs?search=<word>&page')],
+    ] as const) {
+      target(
+        `${label} >= 250 req/s`,
+        search,
+        (r) => r.api.rps,
+        (v) => v >= 250,
+        ' req/s',
+      );
+      target(
+        `${label} p99 < 300 ms`,
+        search,
+        (r) => r.api.p99,
+        (v) => v < 300,
+        ' ms',
+      );
+    }
     target(
       'login >= 0.8x bare argon2id',
       loginRow,

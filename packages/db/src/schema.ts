@@ -90,7 +90,15 @@ export interface RowCountsTable {
   total: string;
 }
 
+/** One row: moved on by every committed change to songs, song_artists or artists. */
+export interface CatalogueVersionTable {
+  id: boolean;
+  /** bigint: pg returns it as a string. */
+  version: string;
+}
+
 export interface Database {
+  catalogue_version: CatalogueVersionTable;
   row_counts: RowCountsTable;
   users: UsersTable;
   sessions: SessionsTable;

@@ -3,6 +3,7 @@ import * as usersAndSessions from './2026-11-22T10-00-users-and-sessions';
 import * as catalogue from './2026-11-22T11-00-catalogue';
 import * as rowCounts from './2026-11-22T12-00-row-counts';
 import * as songSearch from './2026-11-23T10-00-song-search';
+import * as catalogueVersion from './2026-11-23T11-00-catalogue-version';
 
 /**
  * Every migration, in order. Listed statically (not read from a folder) so the bundled API
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22T11-00-catalogue': catalogue,
   '2026-11-22T12-00-row-counts': rowCounts,
   '2026-11-23T10-00-song-search': songSearch,
+  '2026-11-23T11-00-catalogue-version': catalogueVersion,
 };

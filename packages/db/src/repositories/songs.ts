@@ -153,12 +153,50 @@ export function songSearchQuery(db: Db, args: SongFilters & { limit: number; off
     ]);
 }
 
+/**
+ * Search results of this process, by query, valid while the catalogue version they were
+ * computed at is current. Searching is the catalogue's most expensive read (an exact total
+ * over every match) and the catalogue changes far less often than it is searched: a repeated
+ * search costs one primary-key read of the version instead. Exact, on every instance: a result
+ * is used only when the version read now is the one it was computed at, in the same snapshot as
+ * the result itself, and every committed catalogue change moves the version on. Kept per
+ * database handle (tests run many databases in one process), at most SEARCH_CACHE_SIZE entries.
+ */
+const SEARCH_CACHE_SIZE = 1_000;
+const searchCaches = new WeakMap<Db, Map<string, { version: string; ids: string[]; total: number }>>();
+
 async function searchSongIds(
   db: Db,
   args: SongFilters & { limit: number; offset: number },
 ): Promise<{ ids: string[]; total: number }> {
-  const row = await songSearchQuery(db, args).executeTakeFirstOrThrow();
-  return { ids: row.ids, total: Number(row.total ?? 0) };
+  let cache = searchCaches.get(db);
+  if (!cache) {
+    cache = new Map();
+    searchCaches.set(db, cache);
+  }
+  const key = JSON.stringify([
+    args.search,
+    args.genre ?? null,
+    args.artistId ?? null,
+    args.limit,
+    args.offset,
+  ]);
+  const { version } = await db.selectFrom('catalogue_version').select('version').executeTakeFirstOrThrow();
+  const cached = cache.get(key);
+  if (cached?.version === version) {
+    // Most recently used last: the first key is the one to evict.
+    cache.delete(key);
+    cache.set(key, cached);
+    return { ids: cached.ids, total: cached.total };
+  }
+  const row = await songSearchQuery(db, args)
+    .select(sql<string>`(select version from catalogue_version)`.as('version'))
+    .executeTakeFirstOrThrow();
+  const result = { version: row.version, ids: row.ids, total: Number(row.total ?? 0) };
+  cache.delete(key);
+  cache.set(key, result);
+  if (cache.size > SEARCH_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+  return { ids: result.ids, total: result.total };
 }
 
 export async function insertSong(db: Db, song: NewSong): Promise<SongRow> {
