@@ -30,6 +30,34 @@ describe('access tokens', () => {
     expect(verified.exp - verified.iat).toBe(86_400);
   });
 
+  it('remembers a verified token, yet refuses it once expired or before its nbf', async () => {
+    const service = createTokenService(config);
+    const now = Date.now();
+    const token = await service.signAccessToken(claims, now);
+    const first = service.verifyAccessTokenSync(token, now);
+    expect(service.verifyAccessTokenSync(token, now + 1_000)).toBe(first); // from the cache
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(() => service.verifyAccessTokenSync(token, now + 86_400_000)).toThrow(InvalidTokenError);
+    expect(() => service.verifyAccessTokenSync(token, now + 1_000)).not.toThrow();
+
+    const seconds = Math.floor(now / 1000);
+    const early = await new SignJWT({ role: claims.role, sid: claims.sid })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(claims.sub)
+      .setIssuer(config.issuer)
+      .setAudience(config.audience)
+      .setIssuedAt(seconds)
+      .setNotBefore(seconds + 60)
+      .setExpirationTime(seconds + 3_600)
+      .sign(key);
+    expect(() => service.verifyAccessTokenSync(early, now)).toThrow(InvalidTokenError);
+    expect(service.verifyAccessTokenSync(early, now + 120_000).sub).toBe(claims.sub);
+    expect(() => service.verifyAccessTokenSync(early, now)).toThrow(InvalidTokenError); // cached, still early
+
+    const tampered = `${token.slice(0, -2)}${token.at(-2) === 'A' ? 'B' : 'A'}${token.at(-1)}`;
+    expect(() => service.verifyAccessTokenSync(tampered, now)).toThrow(InvalidTokenError);
+  });
+
   it('refuses a secret shorter than 32 bytes', () => {
     expect(() => createTokenService({ ...config, secret: 'short' })).toThrow(/32 bytes/);
   });

@@ -68,10 +68,35 @@ export function createTokenService(config: TokenConfig) {
       .sign(key);
   }
 
+  /**
+   * Tokens whose signature and claims were verified, by their exact text: a client sends the
+   * same token with every request, and a signature that was valid stays valid. A hit still
+   * checks `exp` and `nbf` against `now`; revocation is the session check's job (every request,
+   * in the database), never this cache's. Bounded; the oldest entry goes first.
+   */
+  const verified = new Map<string, { claims: AccessClaims; nbf: number | undefined }>();
+
   function verifyAccessTokenSync(token: string, now = Date.now()): AccessClaims {
     const reject = (reason: string): never => {
       throw new InvalidTokenError(`Access token rejected (${reason})`);
     };
+    const hit = typeof token === 'string' ? verified.get(token) : undefined;
+    if (hit) {
+      const seconds = Math.floor(now / 1000);
+      if (hit.claims.exp <= seconds) {
+        verified.delete(token);
+        reject('expired');
+      }
+      if (hit.nbf !== undefined && hit.nbf > seconds) reject('not yet valid');
+      return hit.claims;
+    }
+    const claims = verifyUncached(token, now, reject);
+    if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value as string);
+    verified.set(token, { claims, nbf: claimsNbf(token) });
+    return claims;
+  }
+
+  function verifyUncached(token: string, now: number, reject: (reason: string) => never): AccessClaims {
     if (typeof token !== 'string' || token.length > 4096) reject('malformed');
     const parts = token.split('.');
     if (parts.length !== 3) reject('malformed');
@@ -95,13 +120,13 @@ export function createTokenService(config: TokenConfig) {
     const seconds = Math.floor(now / 1000);
     if ((exp as number) <= seconds) reject('expired');
     if (nbf !== undefined && (!Number.isFinite(nbf) || (nbf as number) > seconds)) reject('not yet valid');
-    return {
+    return Object.freeze({
       sub: sub as string,
       sid: sid as string,
       role: role as string,
       iat: iat as number,
       exp: exp as number,
-    };
+    });
   }
 
   /** The reference verifier (jose): used by tests to check the fast path agrees with it. */
@@ -125,6 +150,13 @@ export function createTokenService(config: TokenConfig) {
 }
 
 const BASE64URL = /^[A-Za-z0-9_-]*$/;
+const VERIFIED_CACHE_SIZE = 10_000;
+
+/** The `nbf` of a token that has just been verified (so its payload decodes). */
+function claimsNbf(token: string): number | undefined {
+  const nbf = decodeJson(token.split('.')[1] ?? '')?.nbf;
+  return typeof nbf === 'number' ? nbf : undefined;
+}
 
 function decodeJson(segment: string): Record<string, unknown> | undefined {
   if (!BASE64URL.test(segment)) return undefined;
