@@ -30,6 +30,19 @@ describe('access tokens', () => {
     expect(verified.exp - verified.iat).toBe(86_400);
   });
 
+  it('signs tokens jose verifies with every check pinned', async () => {
+    const token = tokens.signAccessTokenSync(claims);
+    const payload = await tokens.verifyWithJose(token);
+    expect(payload).toMatchObject({ ...claims, iss: config.issuer, aud: config.audience });
+    expect(JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString())).toEqual({
+      alg: 'HS256',
+      typ: 'JWT',
+    });
+    // Another secret's service refuses it.
+    const other = createTokenService({ ...config, secret: `${secret}-other` });
+    expect(() => other.verifyAccessTokenSync(token)).toThrow(InvalidTokenError);
+  });
+
   it('remembers a verified token, yet refuses it once expired or before its nbf', async () => {
     const service = createTokenService(config);
     const now = Date.now();

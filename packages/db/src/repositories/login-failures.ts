@@ -33,11 +33,6 @@ export async function countLoginFailures(
   };
 }
 
-/** A successful sign-in clears the email's failures (an address keeps its count). */
-export async function clearLoginFailures(db: Db, email: string): Promise<void> {
-  await db.deleteFrom('login_failures').where('email', '=', email).execute();
-}
-
 export async function pruneLoginFailures(db: Db, before: Date): Promise<void> {
   await db.deleteFrom('login_failures').where('created_at', '<', before).execute();
 }

@@ -1,18 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uuidv7 } from '../ids';
 import { createTestDatabase, type TestDatabase } from '../testing';
-import {
-  clearLoginFailures,
-  countLoginFailures,
-  pruneLoginFailures,
-  recordLoginFailure,
-} from './login-failures';
+import { countLoginFailures, pruneLoginFailures, recordLoginFailure } from './login-failures';
 import {
   findSessionUser,
   insertRefreshToken,
   insertSession,
   revokeSession,
   rotateRefreshToken,
+  startSession,
 } from './sessions';
 import { deleteUser, insertUser, updateUser } from './users';
 
@@ -105,10 +101,27 @@ describe('login failures repository', () => {
       since: new Date(Date.now() + 60_000),
     });
     expect(later.email).toEqual({ count: 0, oldest: null });
-    await clearLoginFailures(database.db, email);
+    // A sign-in clears the email's failures, in the statement that starts the session.
+    const user = uuidv7();
+    await insertUser(database.db, { id: user, username: 'u', email, password_hash: 'x', role: 'user' });
+    const sessionId = uuidv7();
+    const refreshTokenHash = `hash-${uuidv7()}`;
+    await startSession(database.db, {
+      sessionId,
+      userId: user,
+      expiresAt: new Date(Date.now() + 60_000),
+      refreshTokenHash,
+      email,
+    });
     expect((await countLoginFailures(database.db, { email, address, since: new Date(0) })).email.count).toBe(
       0,
     );
+    expect(await findSessionUser(database.db, sessionId, user)).toMatchObject({ id: user });
+    expect(await rotateRefreshToken(database.db, refreshTokenHash)).toEqual({
+      kind: 'rotated',
+      sessionId,
+      userId: user,
+    });
     await pruneLoginFailures(database.db, new Date(Date.now() + 1000));
     expect(
       (await countLoginFailures(database.db, { email, address, since: new Date(0) })).address.count,

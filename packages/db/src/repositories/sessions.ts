@@ -9,6 +9,30 @@ export async function insertSession(db: Db, session: { id: string; userId: strin
     .execute();
 }
 
+/**
+ * A successful sign-in's writes as one atomic statement: the email's failures cleared, the
+ * session and its first refresh token inserted. One round trip on a shared connection instead of
+ * a pooled transaction of five.
+ */
+export async function startSession(
+  db: Db,
+  args: { sessionId: string; userId: string; expiresAt: Date; refreshTokenHash: string; email: string },
+): Promise<void> {
+  await db.executeQuery(
+    CompiledQuery.raw(START_SESSION_SQL, [
+      args.email,
+      args.sessionId,
+      args.userId,
+      args.expiresAt,
+      args.refreshTokenHash,
+    ]),
+  );
+}
+
+const START_SESSION_SQL = `with cleared as (delete from login_failures where email = $1),
+session as (insert into sessions (id, user_id, expires_at) values ($2, $3, $4) returning id, expires_at)
+insert into refresh_tokens (token_hash, session_id, expires_at) select $5, id, expires_at from session`;
+
 export interface SessionUser {
   id: string;
   username: string;

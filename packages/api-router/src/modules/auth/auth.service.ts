@@ -7,19 +7,18 @@ import {
   verifyPassword,
 } from '@music/auth';
 import {
-  clearLoginFailures,
   countLoginFailures,
   type Db,
   extendSession,
   findSessionUser,
   findUserByEmail,
   insertRefreshToken,
-  insertSession,
   insertUser,
   pruneLoginFailures,
   recordLoginFailure,
   revokeSession,
   rotateRefreshToken,
+  startSession,
   updateUser,
   uuidv7,
 } from '@music/db';
@@ -43,9 +42,17 @@ async function issueTokens(
 ): Promise<TokenResponse> {
   const refreshToken = generateRefreshToken();
   await insertRefreshToken(db, { hash: hashToken(refreshToken), sessionId, expiresAt: refreshExpiry() });
-  const accessToken = await ctx.tokens.signAccessToken({ sub: user.id, role: user.role, sid: sessionId });
+  return tokenResponse(ctx, user, sessionId, refreshToken);
+}
+
+function tokenResponse(
+  ctx: Pick<Deps, 'tokens'>,
+  user: Parameters<typeof toUser>[0],
+  sessionId: string,
+  refreshToken: string,
+): TokenResponse {
   return {
-    accessToken,
+    accessToken: ctx.tokens.signAccessTokenSync({ sub: user.id, role: user.role, sid: sessionId }),
     refreshToken,
     tokenType: 'Bearer',
     expiresIn: ACCESS_TOKEN_TTL_SECONDS,
@@ -86,12 +93,16 @@ export async function login(ctx: Context, input: LoginInput): Promise<TokenRespo
     }
     throw invalidCredentials();
   }
-  return ctx.db.transaction().execute(async (trx) => {
-    await clearLoginFailures(trx, input.email);
-    const sessionId = uuidv7();
-    await insertSession(trx, { id: sessionId, userId: user.id, expiresAt: refreshExpiry() });
-    return issueTokens(ctx, trx, user, sessionId);
+  const sessionId = uuidv7();
+  const refreshToken = generateRefreshToken();
+  await startSession(ctx.db, {
+    sessionId,
+    userId: user.id,
+    expiresAt: refreshExpiry(),
+    refreshTokenHash: hashToken(refreshToken),
+    email: input.email,
   });
+  return tokenResponse(ctx, user, sessionId, refreshToken);
 }
 
 /**
