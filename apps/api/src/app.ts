@@ -4,10 +4,11 @@ import {
   appRouter,
   authenticate,
   type Context,
-  createCallerFactory,
+  callProcedure,
   createContextInner,
   createOpenApiDocument,
   type Deps,
+  procedureKind,
   toAppError,
 } from '@music/api-router';
 import type { Database } from '@music/db';
@@ -68,9 +69,6 @@ export function createApp(options: AppOptions) {
     }
   }
 
-  const createCaller = createCallerFactory(appRouter);
-  const procedures = appRouter._def.procedures as unknown as Record<string, { _def: { type: string } }>;
-
   /**
    * A successful plain query (`GET /trpc/<query>?input=…`, not batched, not streamed) is
    * answered here, through the same procedure via `createCaller`, with the exact body and
@@ -86,7 +84,7 @@ export function createApp(options: AppOptions) {
     url: URL,
     requestId: string,
   ): Promise<boolean> {
-    if (req.method !== 'GET' || procedures[path]?._def.type !== 'query') return false;
+    if (req.method !== 'GET' || procedureKind(path) !== 'query') return false;
     if (url.searchParams.has('batch') || req.headers['trpc-accept'] !== undefined) return false;
     if (req.headers.accept?.includes('application/jsonl')) return false;
     const raw = url.searchParams.get('input');
@@ -99,12 +97,7 @@ export function createApp(options: AppOptions) {
     let data: unknown;
     try {
       const { ctx } = await createContext(req, requestId);
-      const caller = createCaller(ctx) as unknown as Record<
-        string,
-        Record<string, (i: unknown) => Promise<unknown>>
-      >;
-      const [group, name] = path.split('.') as [string, string];
-      data = await caller[group]![name]!(input);
+      data = await callProcedure(ctx, path, input);
     } catch {
       return false;
     }

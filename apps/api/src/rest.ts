@@ -2,9 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   type Actor,
   AppError,
-  appRouter,
   type Context,
-  createCallerFactory,
+  callProcedure,
   type RouteMeta,
   restRoutes,
   toAppError,
@@ -117,7 +116,6 @@ export interface RestHandlerOptions {
 
 export function createRestHandler(options: RestHandlerOptions) {
   const routes = compile().sort((a, b) => b.literalCount - a.literalCount);
-  const createCaller = createCallerFactory(appRouter);
 
   async function handle(
     req: IncomingMessage,
@@ -169,14 +167,9 @@ export function createRestHandler(options: RestHandlerOptions) {
         input = { ...queryInput(route, url.searchParams), ...params };
       }
 
-      const caller = createCaller(ctx) as unknown as Record<
-        string,
-        Record<string, (i: unknown) => Promise<unknown>>
-      >;
-      const [group, name] = route.procedurePath.split('.') as [string, string];
       let output: unknown;
       try {
-        output = await caller[group]![name]!(input);
+        output = await callProcedure(ctx, route.procedurePath, input);
       } catch (error) {
         throw queryAware(toAppError(error).error, method);
       }

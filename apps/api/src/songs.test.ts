@@ -325,6 +325,29 @@ describe('GET /v1/songs', () => {
     expect(voice.body.data.map((s) => s.id)).toEqual([byArtist.id]);
   });
 
+  it('answers a repeated search with every change made since, through any operation', async () => {
+    const t = tag();
+    const search = async () => (await list(`search=${t}`)).body.data.map((s: Song) => s.id);
+    const artist = await makeArtist(api, admin, { name: 'Plain name' });
+    const song = await makeSong(api, admin, { title: `first ${t}` });
+    expect(await search()).toEqual([song.id]);
+    const other = await makeSong(api, admin, { title: 'second', artistIds: [artist.id] });
+    expect(await search()).toEqual([song.id]);
+    const renamed = await api.request('PATCH', `/artists/${artist.id}`, {
+      token: admin.token,
+      body: { name: `Renamed ${t}` },
+    });
+    expect(renamed.status).toBe(200);
+    expect(await search()).toEqual([song.id, other.id]);
+    const unlinked = await api.request('DELETE', `/artists/${artist.id}/songs/${other.id}`, {
+      token: admin.token,
+    });
+    expect(unlinked.status).toBe(204);
+    expect(await search()).toEqual([song.id]);
+    expect((await api.request('DELETE', `/songs/${song.id}`, { token: admin.token })).status).toBe(204);
+    expect(await search()).toEqual([]);
+  });
+
   it('matches LIKE metacharacters literally', async () => {
     const t = tag();
     const titles = [`100% ${t}`, `1000 ${t}`, `a_b ${t}`, `axb ${t}`, `a\\b ${t}`, `ab ${t}`];

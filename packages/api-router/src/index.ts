@@ -20,5 +20,5 @@ export {
 } from './errors';
 export { ensureAdmin } from './modules/auth/auth.service';
 export { createOpenApiDocument, restRoutes } from './openapi';
-export { type AppRouter, appRouter } from './router';
+export { type AppRouter, appRouter, callProcedure, procedureKind, procedureKinds } from './router';
 export { createCallerFactory, type HttpMethod, type Meta, type RouteMeta } from './trpc';

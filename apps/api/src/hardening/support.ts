@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { appRouter } from '@music/api-router';
+import { procedureKind, procedureKinds } from '@music/api-router';
 import { createTokenService, hashPassword } from '@music/auth';
 import { type Db, insertSession, insertUser, uuidv7 } from '@music/db';
 import { sql } from 'kysely';
@@ -11,14 +11,7 @@ import { type Client, createClient, type Response, TEST_SECRET, uniqueEmail } fr
 export type Transport = 'v1' | 'trpc';
 export type Role = 'user' | 'artist' | 'admin';
 
-const procedures = appRouter._def.procedures as unknown as Record<string, { _def: { type: string } }>;
-
-/** Every procedure of the router, by dotted path, with its tRPC kind. */
-export function procedureKinds(): Record<string, 'query' | 'mutation'> {
-  return Object.fromEntries(
-    Object.entries(procedures).map(([path, p]) => [path, p._def.type as 'query' | 'mutation']),
-  );
-}
+export { procedureKinds };
 
 export interface TrpcClient extends Client {
   /** Calls a procedure the way the console's client does: queries by GET, mutations by POST. */
@@ -32,7 +25,7 @@ export function trpcOf(v1: Client): TrpcClient {
   return {
     ...client,
     call(path, input, token) {
-      const kind = procedures[path]?._def.type;
+      const kind = procedureKind(path);
       if (kind === 'query') {
         const query = input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`;
         return client.request('GET', `/${path}${query}`, { token });

@@ -100,8 +100,8 @@ function filteredSongs(db: Db, filters: SongFilters) {
   return query;
 }
 
-/** The query of one page of song ids (ordered by title, then id); exported for the index test. */
-export function songPageQuery(db: Db, args: SongFilters & { limit: number; offset: number }) {
+/** The query of one page of song ids (ordered by title, then id). */
+function songPageQuery(db: Db, args: SongFilters & { limit: number; offset: number }) {
   return filteredSongs(db, args)
     .select('songs.id')
     .orderBy('songs.title')
@@ -110,8 +110,8 @@ export function songPageQuery(db: Db, args: SongFilters & { limit: number; offse
     .offset(args.offset);
 }
 
-/** The query counting every matching song; exported for the index test. */
-export function songCountQuery(db: Db, filters: SongFilters) {
+/** The query counting every matching song. */
+function songCountQuery(db: Db, filters: SongFilters) {
   return filteredSongs(db, filters).select(sql<number>`count(*)::int`.as('total'));
 }
 
