@@ -1,4 +1,4 @@
-export { createConcurrencyLimit, hashPassword, verifyPassword } from './password';
+export { createHashPool, type HashPool, type HashPoolStats, hashPassword, verifyPassword } from './password';
 export {
   ACCESS_TOKEN_TTL_SECONDS,
   type AccessClaims,

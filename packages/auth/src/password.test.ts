@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createConcurrencyLimit, hashPassword, verifyPassword } from './password';
+import { createHashPool, hashPassword, verifyPassword } from './password';
 
 describe('passwords', () => {
   it('hashes with argon2id and verifies only the right password', async () => {
@@ -19,29 +19,45 @@ describe('passwords', () => {
   });
 });
 
-describe('createConcurrencyLimit', () => {
-  it('never runs more tasks at once than allowed, and runs them all', async () => {
-    const run = createConcurrencyLimit(2);
-    let active = 0;
-    let peak = 0;
-    const results = await Promise.all(
-      Array.from({ length: 10 }, (_, i) =>
-        run(async () => {
-          active++;
-          peak = Math.max(peak, active);
-          await new Promise((r) => setTimeout(r, 5));
-          active--;
-          return i;
+describe('createHashPool', () => {
+  it('runs no more threads than its size, hands each at most `depth` jobs, and finishes every job', async () => {
+    const pool = createHashPool(2, 2);
+    try {
+      const stored = await pool.run<string>({ op: 'hash', password: 'pool password' });
+      const jobs = Array.from({ length: 9 }, (_, i) =>
+        pool.run<boolean>({
+          op: 'verify',
+          hash: stored,
+          password: i % 3 === 0 ? 'pool password' : `wrong ${i}`,
         }),
-      ),
-    );
-    expect(peak).toBe(2);
-    expect(results).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+      );
+      expect(pool.stats()).toEqual({ workers: 2, dispatched: 4, waiting: 5 });
+      expect(await Promise.all(jobs)).toEqual([true, false, false, true, false, false, true, false, false]);
+      expect(pool.stats()).toEqual({ workers: 2, dispatched: 0, waiting: 0 });
+    } finally {
+      await pool.close();
+    }
   });
 
-  it('releases its slot when a task fails', async () => {
-    const run = createConcurrencyLimit(1);
-    await expect(run(() => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
-    await expect(run(async () => 'ok')).resolves.toBe('ok');
+  it('fails the jobs of a stopped thread, and starts a new thread for the next job', async () => {
+    const pool = createHashPool(1);
+    const inFlight = pool.run<string>({ op: 'hash', password: 'never finished' });
+    await pool.close();
+    await expect(inFlight).rejects.toThrow(/hashing thread exited/);
+    expect(pool.stats().workers).toBe(0);
+    await expect(pool.run<string>({ op: 'hash', password: 'after restart' })).resolves.toMatch(
+      /^\$argon2id\$/,
+    );
+    await pool.close();
+  });
+
+  it('reports a job the library rejects as an error, and keeps the thread', async () => {
+    const pool = createHashPool(1);
+    try {
+      await expect(pool.run({ op: 'verify', hash: 'not-a-hash', password: 'x' })).rejects.toThrow();
+      expect(pool.stats().workers).toBe(1);
+    } finally {
+      await pool.close();
+    }
   });
 });
