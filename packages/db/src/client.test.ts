@@ -1,7 +1,9 @@
 import { sql } from 'kysely';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isUniqueViolation } from './errors';
 import { isUuid, uuidv7 } from './ids';
+import { mayWrite } from './pg-driver';
 import { insertUser } from './repositories/users';
 import { createTestDatabase, type TestDatabase } from './testing';
 
@@ -71,6 +73,56 @@ describe(`database client (${process.env.TEST_DATABASE_URL ? 'PostgreSQL server'
     const found = await database.db.selectFrom('users').select('id').where('id', 'in', ids).execute();
     expect(found).toHaveLength(5);
   });
+});
+
+describe('statement routing (PostgreSQL server)', () => {
+  it('tells statements that may change data from reads', () => {
+    expect(mayWrite('insert into users (id) values ($1)')).toBe(true);
+    expect(mayWrite('with cleared as (delete from login_failures where email = $1) select 1')).toBe(true);
+    expect(mayWrite('UPDATE songs SET title = $1')).toBe(true);
+    expect(mayWrite('select id, updated_at from songs where id = $1')).toBe(false);
+    expect(mayWrite('select "deleted", "inserted_at" from t')).toBe(false);
+  });
+
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    'never queues a read behind another statement that is waiting to change data',
+    async () => {
+      const email = `lock-${uuidv7()}@example.com`;
+      const id = uuidv7();
+      await insertUser(database.db, { id, username: 'lock', email, password_hash: 'x', role: 'user' });
+      // An outside transaction holds the row, so the update below waits for it.
+      const holder = new pg.Client({ connectionString: database.url });
+      await holder.connect();
+      try {
+        await holder.query('begin');
+        await holder.query('select 1 from users where id = $1 for update', [id]);
+        const blocked = database.db
+          .updateTable('users')
+          .set({ username: 'changed' })
+          .where('id', '=', id)
+          .execute();
+        // Reads sent in the same event-loop turn (which would share a pipelined client).
+        const started = Date.now();
+        const reads = await Promise.all(
+          Array.from({ length: 8 }, () =>
+            database.db.selectFrom('users').select('username').where('id', '=', id).executeTakeFirstOrThrow(),
+          ),
+        );
+        expect(Date.now() - started).toBeLessThan(1000);
+        expect(reads.map((r) => r.username)).toEqual(Array(8).fill('lock'));
+        await holder.query('commit');
+        await blocked;
+        const after = await database.db
+          .selectFrom('users')
+          .select('username')
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow();
+        expect(after.username).toBe('changed');
+      } finally {
+        await holder.end();
+      }
+    },
+  );
 });
 
 describe('uuidv7', () => {

@@ -24,6 +24,10 @@ import { statementName } from './prepared';
  *   request checking a connection out of a pool and waiting for a round trip.
  * - Transactions check a connection out of an ordinary pool for their whole length, so no
  *   other request's statement can land inside them.
+ * - Single statements that change data go to that pool too. Their commit waits for the WAL to
+ *   reach the disk, and on a pipelined client every read queued behind would wait as well: a
+ *   slow flush (milliseconds normally, hundreds on a busy shared disk) stalled all reads.
+ *   Reads never wait for another request's commit.
  * - Every statement is a named prepared statement (parsed and planned once per connection).
  *
  * Kysely hands out a connection before it knows whether a transaction follows; the
@@ -111,6 +115,14 @@ export class SharedClients {
 
 const CHANGES = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
 
+/**
+ * Whether a statement may change data (and so commit with a WAL flush). Parameters are never in
+ * the text, so only keywords match; a false positive (a `for update` read) only costs a pool
+ * checkout.
+ */
+const MAY_WRITE = /\b(insert|update|delete|merge)\b/i;
+export const mayWrite = (sql: string): boolean => MAY_WRITE.test(sql);
+
 function toResult<R>(result: pg.QueryResult): QueryResult<R> {
   return {
     rows: result.rows as R[],
@@ -159,17 +171,18 @@ class LazyConnection implements DatabaseConnection {
   readonly onExclusiveError = () => {
     this.broken = true;
   };
-  constructor(private readonly shared: SharedClients) {}
+  constructor(
+    private readonly shared: SharedClients,
+    private readonly pool: pg.Pool,
+  ) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const config = { name: statementName(query.sql), text: query.sql, values: query.parameters as unknown[] };
+    if (!this.exclusive && mayWrite(query.sql)) return toResult<R>(await this.pool.query(config));
     const client = this.exclusive ?? (await this.shared.get());
     if (!this.exclusive) coalesceWrites(client);
     try {
-      const result = await client.query({
-        name: statementName(query.sql),
-        text: query.sql,
-        values: query.parameters as unknown[],
-      });
+      const result = await client.query(config);
       return toResult<R>(result);
     } catch (error) {
       if (this.exclusive && isDatabaseUnavailable(error)) this.broken = true;
@@ -192,7 +205,7 @@ class PipelinedDriver implements Driver {
   async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    return new LazyConnection(this.shared);
+    return new LazyConnection(this.shared, this.pool);
   }
 
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
