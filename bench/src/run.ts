@@ -15,10 +15,21 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { verifyPassword } from '@music/auth';
 import { createDatabase } from '@music/db';
+import { verify } from '@node-rs/argon2';
 import pg from 'pg';
-import { closedLoop, median, memory, openLoop, type Probe, type Req, type Sample, summarise } from './load';
+import {
+  closedLoop,
+  cpuTicks,
+  machineBusyTicks,
+  median,
+  memory,
+  openLoop,
+  type Probe,
+  type Req,
+  type Sample,
+  summarise,
+} from './load';
 import { BENCH_PASSWORD, SIZES, seedBenchData, WORDS } from './seed';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -73,14 +84,17 @@ async function check(base: string, r: Req) {
     throw new Error(`${r.method ?? 'GET'} ${base}${r.path} -> ${res.status} ${await res.text()}`);
 }
 
-/** Bare argon2id verification throughput on this machine (as many in flight as cores). */
+/**
+ * Bare argon2id verification throughput on this machine: the library's own async `verify`, as many
+ * in flight as cores, from a process doing nothing else (not the service's hashing threads).
+ */
 async function argonRate(hash: string, seconds: number): Promise<number> {
   let done = 0;
   const until = Date.now() + seconds * 1000;
   await Promise.all(
     Array.from({ length: availableParallelism() }, async () => {
       while (Date.now() < until) {
-        await verifyPassword(hash, BENCH_PASSWORD);
+        if (!(await verify(hash, BENCH_PASSWORD))) throw new Error('bench password does not verify');
         done++;
       }
     }),
@@ -371,6 +385,7 @@ async function main() {
     let loginRow: Row | undefined;
     let readsRow: Row | undefined;
     let argon = 0;
+    let loginCores: string[] = [];
     if (selected('POST /v1/auth/login')) {
       const loginReq: Req = {
         method: 'POST',
@@ -381,13 +396,28 @@ async function main() {
       const logins: Sample[] = [];
       const reads: Sample[] = [];
       const argons: number[] = [];
+      const cores: string[] = [];
       const loginRound = async () => {
+        const machine0 = machineBusyTicks();
+        const api0 = cpuTicks(api.pid!);
+        const generator0 = process.cpuUsage();
         const [l, rd] = await Promise.all([
           closedLoop(apiProbe, API, () => [loginReq], { connections: LOGIN_CONNECTIONS, seconds: SECONDS }),
           openLoop(apiProbe, API, detailApi, { rate: READS_DURING_LOGIN_RATE, seconds: SECONDS }),
         ]);
         logins.push(l);
         reads.push(rd);
+        // Where the machine's cores went during the round (seconds of CPU per second).
+        const generator = process.cpuUsage(generator0);
+        const machine = (machineBusyTicks() - machine0) / 100 / SECONDS;
+        const apiCores = (cpuTicks(api.pid!) - api0) / 100 / SECONDS;
+        // Both loads watched the same database backends over the same seconds: count them once.
+        const db = (l.dbCpuUsPerReq * l.rps) / 1e6;
+        const gen = (generator.user + generator.system) / 1e6 / SECONDS;
+        cores.push(
+          `API ${apiCores.toFixed(2)}, database ${db.toFixed(2)}, load generator ${gen.toFixed(2)}, ` +
+            `rest ${Math.max(0, machine - apiCores - db - gen).toFixed(2)}, idle ${Math.max(0, availableParallelism() - machine).toFixed(2)}`,
+        );
       };
       await closedLoop(apiProbe, API, () => [loginReq], { connections: LOGIN_CONNECTIONS, seconds: 1 });
       for (let r = 0; r < ROUNDS; r++) {
@@ -423,6 +453,8 @@ async function main() {
       rounds[loginRow.name] = { api: logins, baseline: [] };
       rounds[readsRow.name] = { api: reads, baseline: [] };
       log(`login: ${L.rps} req/s vs bare argon2id ${argon}/s -> ${loginRow.ratio!.toFixed(2)}x`);
+      for (const [i, line] of cores.entries()) log(`  login round ${i + 1}, cores used: ${line}`);
+      loginCores = cores;
     }
 
     const mem = memory(api.pid!);
@@ -581,6 +613,7 @@ async function main() {
       cases: rows,
       rounds,
       bareArgon2PerSecond: argon,
+      loginRoundCores: loginCores,
       apiMemory: mem,
       targets,
     };
