@@ -21,6 +21,7 @@ import pg from 'pg';
 import {
   closedLoop,
   cpuTicks,
+  leanClosedLoop,
   machineBusyTicks,
   median,
   memory,
@@ -402,7 +403,7 @@ async function main() {
         const api0 = cpuTicks(api.pid!);
         const generator0 = process.cpuUsage();
         const [l, rd] = await Promise.all([
-          closedLoop(apiProbe, API, () => [loginReq], { connections: LOGIN_CONNECTIONS, seconds: SECONDS }),
+          leanClosedLoop(apiProbe, API, [loginReq], { connections: LOGIN_CONNECTIONS, seconds: SECONDS }),
           openLoop(apiProbe, API, detailApi, { rate: READS_DURING_LOGIN_RATE, seconds: SECONDS }),
         ]);
         logins.push(l);
@@ -419,7 +420,7 @@ async function main() {
             `rest ${Math.max(0, machine - apiCores - db - gen).toFixed(2)}, idle ${Math.max(0, availableParallelism() - machine).toFixed(2)}`,
         );
       };
-      await closedLoop(apiProbe, API, () => [loginReq], { connections: LOGIN_CONNECTIONS, seconds: 1 });
+      await leanClosedLoop(apiProbe, API, [loginReq], { connections: LOGIN_CONNECTIONS, seconds: 1 });
       for (let r = 0; r < ROUNDS; r++) {
         for (const side of r % 2 === 0 ? ['a', 'b'] : ['b', 'a']) {
           await settle();
