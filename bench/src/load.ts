@@ -198,6 +198,29 @@ class LeanConnection {
   }
 }
 
+/** A lean run's figures: latencies in ms of the answered requests, CPU as `watch` measured it. */
+function leanSample(
+  latencies: number[],
+  seconds: number,
+  watched: { cpuSeconds: number; dbCpuSeconds: number; peakRssMb: number },
+  errors: number,
+  non2xx: number,
+): Sample {
+  latencies.sort((a, b) => a - b);
+  const round = (ms: number) => Math.round(ms * 10) / 10;
+  const answered = Math.max(1, latencies.length);
+  return {
+    rps: Math.round(latencies.length / seconds),
+    p50: round(percentile(latencies, 50)),
+    p99: round(percentile(latencies, 99)),
+    cpuUsPerReq: Math.round((watched.cpuSeconds * 1e6) / answered),
+    dbCpuUsPerReq: Math.round((watched.dbCpuSeconds * 1e6) / answered),
+    peakRssMb: watched.peakRssMb,
+    errors,
+    non2xx,
+  };
+}
+
 /** `r` as the bytes of one HTTP/1.1 request to `host`. */
 function serialise(r: Req, host: string): Buffer {
   const body = r.body === undefined ? undefined : Buffer.from(r.body);
@@ -282,18 +305,7 @@ export async function openLoop(
       }),
   );
   for (const c of connections) c.close();
-  latencies.sort((a, b) => a - b);
-  const round = (ms: number) => Math.round(ms * 10) / 10;
-  return {
-    rps: Math.round(latencies.length / options.seconds),
-    p50: round(percentile(latencies, 50)),
-    p99: round(percentile(latencies, 99)),
-    cpuUsPerReq: Math.round((cpuSeconds * 1e6) / Math.max(1, latencies.length)),
-    dbCpuUsPerReq: Math.round((dbCpuSeconds * 1e6) / Math.max(1, latencies.length)),
-    peakRssMb,
-    errors,
-    non2xx,
-  };
+  return leanSample(latencies, options.seconds, { cpuSeconds, dbCpuSeconds, peakRssMb }, errors, non2xx);
 }
 
 /**
@@ -339,18 +351,7 @@ export async function leanClosedLoop(
     );
   });
   for (const c of connections) c.close();
-  latencies.sort((a, b) => a - b);
-  const round = (ms: number) => Math.round(ms * 10) / 10;
-  return {
-    rps: Math.round(latencies.length / options.seconds),
-    p50: round(percentile(latencies, 50)),
-    p99: round(percentile(latencies, 99)),
-    cpuUsPerReq: Math.round((cpuSeconds * 1e6) / Math.max(1, latencies.length)),
-    dbCpuUsPerReq: Math.round((dbCpuSeconds * 1e6) / Math.max(1, latencies.length)),
-    peakRssMb,
-    errors,
-    non2xx,
-  };
+  return leanSample(latencies, options.seconds, { cpuSeconds, dbCpuSeconds, peakRssMb }, errors, non2xx);
 }
 
 export function median(values: number[]): number {
