@@ -26,7 +26,7 @@ export interface Sample {
 }
 
 /** Kernel clock ticks per second (`getconf CLK_TCK`; 100 on every Linux we run on). */
-const CLK_TCK = 100;
+export const CLK_TCK = 100;
 
 export function cpuTicks(pid: number): number {
   // Fields after the command name: state is [0], utime [11], stime [12] (man 5 proc).

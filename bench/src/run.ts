@@ -19,6 +19,7 @@ import { createDatabase } from '@music/db';
 import { verify } from '@node-rs/argon2';
 import pg from 'pg';
 import {
+  CLK_TCK,
   closedLoop,
   cpuTicks,
   leanClosedLoop,
@@ -390,7 +391,7 @@ async function main() {
     let loginRow: Row | undefined;
     let readsRow: Row | undefined;
     let argon = 0;
-    let loginCores: string[] = [];
+    const loginCores: string[] = [];
     if (selected('POST /v1/auth/login')) {
       const loginReq: Req = {
         method: 'POST',
@@ -401,7 +402,6 @@ async function main() {
       const logins: Sample[] = [];
       const reads: Sample[] = [];
       const argons: number[] = [];
-      const cores: string[] = [];
       const loginRound = async () => {
         const machine0 = machineBusyTicks();
         const api0 = cpuTicks(api.pid!);
@@ -414,12 +414,12 @@ async function main() {
         reads.push(rd);
         // Where the machine's cores went during the round (seconds of CPU per second).
         const generator = process.cpuUsage(generator0);
-        const machine = (machineBusyTicks() - machine0) / 100 / SECONDS;
-        const apiCores = (cpuTicks(api.pid!) - api0) / 100 / SECONDS;
+        const machine = (machineBusyTicks() - machine0) / CLK_TCK / SECONDS;
+        const apiCores = (cpuTicks(api.pid!) - api0) / CLK_TCK / SECONDS;
         // Both loads watched the same database backends over the same seconds: count them once.
         const db = (l.dbCpuUsPerReq * l.rps) / 1e6;
         const gen = (generator.user + generator.system) / 1e6 / SECONDS;
-        cores.push(
+        loginCores.push(
           `API ${apiCores.toFixed(2)}, database ${db.toFixed(2)}, load generator ${gen.toFixed(2)}, ` +
             `rest ${Math.max(0, machine - apiCores - db - gen).toFixed(2)}, idle ${Math.max(0, availableParallelism() - machine).toFixed(2)}`,
         );
@@ -458,8 +458,7 @@ async function main() {
       rounds[loginRow.name] = { api: logins, baseline: [] };
       rounds[readsRow.name] = { api: reads, baseline: [] };
       log(`login: ${L.rps} req/s vs bare argon2id ${argon}/s -> ${loginRow.ratio!.toFixed(2)}x`);
-      for (const [i, line] of cores.entries()) log(`  login round ${i + 1}, cores used: ${line}`);
-      loginCores = cores;
+      for (const [i, line] of loginCores.entries()) log(`  login round ${i + 1}, cores used: ${line}`);
     }
 
     const mem = memory(api.pid!);

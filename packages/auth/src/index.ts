@@ -1,4 +1,4 @@
-export { createHashPool, type HashPool, type HashPoolStats, hashPassword, verifyPassword } from './password';
+export { hashPassword, verifyPassword } from './password';
 export {
   ACCESS_TOKEN_TTL_SECONDS,
   type AccessClaims,
