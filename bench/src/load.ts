@@ -28,9 +28,11 @@ export interface Sample {
 /** Kernel clock ticks per second (`getconf CLK_TCK`; 100 on every Linux we run on). */
 export const CLK_TCK = 100;
 
-export function cpuTicks(pid: number): number {
+/** CPU ticks of a process, or of one of its threads (`tid`; the main thread's is the pid). */
+export function cpuTicks(pid: number, tid?: number): number {
   // Fields after the command name: state is [0], utime [11], stime [12] (man 5 proc).
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  const path = tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`;
+  const fields = readFileSync(path, 'utf8').split(') ')[1]!.split(' ');
   return Number(fields[11]) + Number(fields[12]);
 }
 
