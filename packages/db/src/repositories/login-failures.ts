@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
+import { CompiledQuery } from 'kysely';
 import type { Db } from '../client';
+import type { UserRow } from '../schema';
 
 export async function recordLoginFailure(db: Db, failure: { email: string; address: string }): Promise<void> {
   await db.insertInto('login_failures').values(failure).execute();
@@ -11,25 +12,53 @@ export interface FailureWindow {
   oldest: Date | null;
 }
 
-/** Failures recorded since `since` for one email and for one client address, in one round trip. */
-export async function countLoginFailures(
+/** What a sign-in needs to know before it verifies a password. */
+export interface SignInState {
+  /** The account with this email, if there is one. */
+  user: UserRow | undefined;
+  /** Failures recorded since `since` for this email, and for this client address. */
+  failures: { email: FailureWindow; address: FailureWindow };
+}
+
+/**
+ * The account and both throttle windows in one statement: a sign-in's only read, and the one
+ * step besides the password's verification that every attempt pays. Written once here rather
+ * than built per request, and one statement rather than two, because that work shares the cores
+ * with the hashing (README, Performance).
+ */
+const SIGN_IN_STATE_SQL = `select u.id, u.username, u.email, u.password_hash, u.role, u.created_at, u.updated_at,
+    f.email_count, f.email_oldest, f.address_count, f.address_oldest
+  from (select (count(*) filter (where email = $1))::int as email_count,
+               min(created_at) filter (where email = $1) as email_oldest,
+               (count(*) filter (where address = $2))::int as address_count,
+               min(created_at) filter (where address = $2) as address_oldest
+          from login_failures
+         where created_at > $3 and (email = $1 or address = $2)) f
+  left join users u on u.email = $1`;
+
+interface SignInStateRow extends Omit<UserRow, 'id'> {
+  id: string | null;
+  email_count: number;
+  email_oldest: Date | null;
+  address_count: number;
+  address_oldest: Date | null;
+}
+
+export async function findSignInState(
   db: Db,
   args: { email: string; address: string; since: Date },
-): Promise<{ email: FailureWindow; address: FailureWindow }> {
-  const row = await db
-    .selectFrom('login_failures')
-    .select([
-      sql<number>`(count(*) filter (where email = ${args.email}))::int`.as('email_count'),
-      sql<Date | null>`min(created_at) filter (where email = ${args.email})`.as('email_oldest'),
-      sql<number>`(count(*) filter (where address = ${args.address}))::int`.as('address_count'),
-      sql<Date | null>`min(created_at) filter (where address = ${args.address})`.as('address_oldest'),
-    ])
-    .where('created_at', '>', args.since)
-    .where((eb) => eb.or([eb('email', '=', args.email), eb('address', '=', args.address)]))
-    .executeTakeFirstOrThrow();
+): Promise<SignInState> {
+  const { rows } = await db.executeQuery<SignInStateRow>(
+    CompiledQuery.raw(SIGN_IN_STATE_SQL, [args.email, args.address, args.since]),
+  );
+  const row = rows[0]!;
+  const { email_count, email_oldest, address_count, address_oldest, id, ...account } = row;
   return {
-    email: { count: Number(row.email_count), oldest: row.email_oldest },
-    address: { count: Number(row.address_count), oldest: row.address_oldest },
+    user: id === null ? undefined : { id, ...account },
+    failures: {
+      email: { count: Number(email_count), oldest: email_oldest },
+      address: { count: Number(address_count), oldest: address_oldest },
+    },
   };
 }
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uuidv7 } from '../ids';
 import { createTestDatabase, type TestDatabase } from '../testing';
-import { countLoginFailures, pruneLoginFailures, recordLoginFailure } from './login-failures';
+import { findSignInState, pruneLoginFailures, recordLoginFailure } from './login-failures';
 import {
   findSessionUser,
   insertRefreshToken,
@@ -81,29 +81,36 @@ describe('sessions repository', () => {
 });
 
 describe('login failures repository', () => {
-  it('counts failures per email and per address within the window', async () => {
+  it('reads the account and the failures per email and per address within the window', async () => {
     const email = `${uuidv7()}@example.com`;
     const address = `198.51.100.${Math.floor(Math.random() * 250)}-${uuidv7()}`;
     await recordLoginFailure(database.db, { email, address });
     await recordLoginFailure(database.db, { email, address: 'elsewhere' });
     await recordLoginFailure(database.db, { email: 'other@example.com', address });
-    const counts = await countLoginFailures(database.db, {
+    const before = await findSignInState(database.db, {
       email,
       address,
       since: new Date(Date.now() - 60_000),
     });
+    // No account has this email yet: the counts still come back.
+    expect(before.user).toBeUndefined();
+    const counts = before.failures;
     expect(counts.email.count).toBe(2);
     expect(counts.address.count).toBe(2);
     expect(counts.email.oldest).toBeInstanceOf(Date);
-    const later = await countLoginFailures(database.db, {
+    const later = await findSignInState(database.db, {
       email,
       address,
       since: new Date(Date.now() + 60_000),
     });
-    expect(later.email).toEqual({ count: 0, oldest: null });
+    expect(later.failures.email).toEqual({ count: 0, oldest: null });
     // A sign-in clears the email's failures, in the statement that starts the session.
     const user = uuidv7();
     await insertUser(database.db, { id: user, username: 'u', email, password_hash: 'x', role: 'user' });
+    const found = await findSignInState(database.db, { email, address, since: new Date(0) });
+    expect(found.user).toMatchObject({ id: user, username: 'u', email, password_hash: 'x', role: 'user' });
+    expect(found.user?.created_at).toBeInstanceOf(Date);
+    expect(found.failures.email.count).toBe(2);
     const sessionId = uuidv7();
     const refreshTokenHash = `hash-${uuidv7()}`;
     await startSession(database.db, {
@@ -113,9 +120,9 @@ describe('login failures repository', () => {
       refreshTokenHash,
       email,
     });
-    expect((await countLoginFailures(database.db, { email, address, since: new Date(0) })).email.count).toBe(
-      0,
-    );
+    expect(
+      (await findSignInState(database.db, { email, address, since: new Date(0) })).failures.email.count,
+    ).toBe(0);
     expect(await findSessionUser(database.db, sessionId, user)).toMatchObject({ id: user });
     expect(await rotateRefreshToken(database.db, refreshTokenHash)).toEqual({
       kind: 'rotated',
@@ -124,7 +131,7 @@ describe('login failures repository', () => {
     });
     await pruneLoginFailures(database.db, new Date(Date.now() + 1000));
     expect(
-      (await countLoginFailures(database.db, { email, address, since: new Date(0) })).address.count,
+      (await findSignInState(database.db, { email, address, since: new Date(0) })).failures.address.count,
     ).toBe(0);
   });
 });

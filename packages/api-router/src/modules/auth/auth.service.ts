@@ -7,10 +7,10 @@ import {
   verifyPassword,
 } from '@music/auth';
 import {
-  countLoginFailures,
   type Db,
   extendSession,
   findSessionUser,
+  findSignInState,
   findUserByEmail,
   insertRefreshToken,
   insertUser,
@@ -18,6 +18,7 @@ import {
   recordLoginFailure,
   revokeSession,
   rotateRefreshToken,
+  type SignInState,
   startSession,
   updateUser,
   uuidv7,
@@ -64,14 +65,12 @@ function tokenResponse(
  * Throttling lives in the database so every API instance sees the same counts. Checked before
  * the password: a throttled email gets 429 even with the right password, until its window ends.
  */
-async function assertNotThrottled(ctx: Context, email: string): Promise<void> {
+function assertNotThrottled(ctx: Context, failures: SignInState['failures']): void {
   const { loginMaxFailuresPerEmail, loginMaxFailuresPerAddress, loginWindowSeconds } = ctx.settings;
   const windowMs = loginWindowSeconds * 1000;
-  const since = new Date(Date.now() - windowMs);
-  const counts = await countLoginFailures(ctx.db, { email, address: ctx.clientAddress, since });
   const blocked = [
-    counts.email.count >= loginMaxFailuresPerEmail ? counts.email.oldest : null,
-    counts.address.count >= loginMaxFailuresPerAddress ? counts.address.oldest : null,
+    failures.email.count >= loginMaxFailuresPerEmail ? failures.email.oldest : null,
+    failures.address.count >= loginMaxFailuresPerAddress ? failures.address.oldest : null,
   ].filter((oldest): oldest is Date => oldest !== null);
   if (blocked.length === 0) return;
   const until = Math.max(...blocked.map((oldest) => oldest.getTime() + windowMs));
@@ -82,12 +81,14 @@ async function assertNotThrottled(ctx: Context, email: string): Promise<void> {
 }
 
 export async function login(ctx: Context, input: LoginInput): Promise<TokenResponse> {
-  // Both reads in one turn: they share one pipelined round trip. A throttled email still gets 429
-  // before its password is looked at (the user row is then simply not used).
-  const [user] = await Promise.all([
-    findUserByEmail(ctx.db, input.email),
-    assertNotThrottled(ctx, input.email),
-  ]);
+  // The account and the throttle counts come in one statement; a throttled email still gets 429
+  // before its password is looked at.
+  const { user, failures } = await findSignInState(ctx.db, {
+    email: input.email,
+    address: ctx.clientAddress,
+    since: new Date(Date.now() - ctx.settings.loginWindowSeconds * 1000),
+  });
+  assertNotThrottled(ctx, failures);
   // Unknown emails are verified against a dummy hash: both failures cost the same time.
   const ok = await verifyPassword(user?.password_hash, input.password);
   if (!user || !ok) {
