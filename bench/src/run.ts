@@ -383,8 +383,8 @@ async function main() {
     let argonAsync = 0;
     const loginCores: string[] = [];
     if (selected('POST /v1/auth/login')) {
-      // Many accounts, as in a real sign-in storm: one account signing in 150 times a second
-      // would make every sign-in's foreign-key check lock the same users row.
+      // Many accounts, as in a real sign-in storm: with one account signing in 150 times a second,
+      // every new session's foreign-key check would lock the same users row.
       const loginReqs: Req[] = loginEmails.map((address) => ({
         method: 'POST',
         path: '/v1/auth/login',
@@ -420,8 +420,9 @@ async function main() {
             `rest ${Math.max(0, machine - apiCores - db - gen).toFixed(2)}, idle ${Math.max(0, availableParallelism() - machine).toFixed(2)}`,
         );
       };
-      // Warm both sides. A sign-in costs ~100 times a read, so 1 s (as elsewhere) is only ~15 per
-      // connection: the login path's JIT was still warming through the first measured rounds.
+      // Warm both sides (the baseline's threads start here, not in its first round). A sign-in
+      // costs ~100 times a read, so 1 s (as elsewhere) is only ~15 per connection: the login
+      // path's JIT was still warming through the first measured rounds.
       await leanClosedLoop(apiProbe, API, loginReqs, { connections: LOGIN_CONNECTIONS, seconds: SECONDS });
       await argonThreadsRate(hash, BENCH_PASSWORD, 1);
       for (let r = 0; r < ROUNDS; r++) {
