@@ -5,8 +5,9 @@
  *   else runs, so no core ever waits: this is the machine's limit, and the login target's baseline.
  * - `argonAsyncRate`: the library's async `verify`, as many in flight as cores, each next one
  *   started from the main thread. Every hand-over leaves a core briefly idle; on these VMs that
- *   cost 0.17-0.22 of 2 cores (about 12-16% below the limit). Printed for reference: it is what a
- *   plain `await verify()` loop gets, and the baseline this benchmark used until 2026-11-23.
+ *   cost 0.17-0.22 of 2 cores (8-25% below the limit in nine bench runs). Printed for reference:
+ *   it is what a plain `await verify()` loop gets, and the baseline this benchmark used until
+ *   2026-11-23.
  */
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
