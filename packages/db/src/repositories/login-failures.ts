@@ -21,10 +21,11 @@ export interface SignInState {
 }
 
 /**
- * The account and both throttle windows in one statement: a sign-in's only read, and the one
- * step besides the password's verification that every attempt pays. Written once here rather
- * than built per request, and one statement rather than two, because that work shares the cores
- * with the hashing (README, Performance).
+ * The account and both throttle windows in one statement: the read every sign-in attempt makes
+ * before its password is verified. Written once here rather than built per request, and one
+ * statement rather than two, because that work shares the cores with the hashing (README,
+ * Performance). Always one row: the counts, and the account's columns (all null for an email no
+ * account has).
  */
 const SIGN_IN_STATE_SQL = `select u.id, u.username, u.email, u.password_hash, u.role, u.created_at, u.updated_at,
     f.email_count, f.email_oldest, f.address_count, f.address_oldest
@@ -36,6 +37,7 @@ const SIGN_IN_STATE_SQL = `select u.id, u.username, u.email, u.password_hash, u.
          where created_at > $3 and (email = $1 or address = $2)) f
   left join users u on u.email = $1`;
 
+/** The account's columns are typed as present: they are read only when `id` is not null. */
 interface SignInStateRow extends Omit<UserRow, 'id'> {
   id: string | null;
   email_count: number;
