@@ -200,27 +200,37 @@ class LeanConnection {
   }
 }
 
-/** A lean run's figures: latencies in ms of the answered requests, CPU as `watch` measured it. */
-function leanSample(
-  latencies: number[],
-  seconds: number,
-  watched: { cpuSeconds: number; dbCpuSeconds: number; peakRssMb: number },
-  errors: number,
-  non2xx: number,
-): Sample {
-  latencies.sort((a, b) => a - b);
-  const round = (ms: number) => Math.round(ms * 10) / 10;
-  const answered = Math.max(1, latencies.length);
-  return {
-    rps: Math.round(latencies.length / seconds),
-    p50: round(percentile(latencies, 50)),
-    p99: round(percentile(latencies, 99)),
-    cpuUsPerReq: Math.round((watched.cpuSeconds * 1e6) / answered),
-    dbCpuUsPerReq: Math.round((watched.dbCpuSeconds * 1e6) / answered),
-    peakRssMb: watched.peakRssMb,
-    errors,
-    non2xx,
-  };
+/** A lean run's answers as they come, and its figures at the end (CPU as `watch` measured it). */
+class Tally {
+  private readonly latencies: number[] = [];
+  private errors = 0;
+  private non2xx = 0;
+
+  /** One answer to a request that was due (or sent) at `since`: a status, or the error instead. */
+  add(status: number | Error, since: number): void {
+    if (status instanceof Error) {
+      this.errors++;
+      return;
+    }
+    this.latencies.push(performance.now() - since);
+    if (status >= 300) this.non2xx++;
+  }
+
+  sample(seconds: number, watched: { cpuSeconds: number; dbCpuSeconds: number; peakRssMb: number }): Sample {
+    const latencies = this.latencies.sort((a, b) => a - b);
+    const round = (ms: number) => Math.round(ms * 10) / 10;
+    const answered = Math.max(1, latencies.length);
+    return {
+      rps: Math.round(latencies.length / seconds),
+      p50: round(percentile(latencies, 50)),
+      p99: round(percentile(latencies, 99)),
+      cpuUsPerReq: Math.round((watched.cpuSeconds * 1e6) / answered),
+      dbCpuUsPerReq: Math.round((watched.dbCpuSeconds * 1e6) / answered),
+      peakRssMb: watched.peakRssMb,
+      errors: this.errors,
+      non2xx: this.non2xx,
+    };
+  }
 }
 
 /** `r` as the bytes of one HTTP/1.1 request to `host`. */
@@ -251,10 +261,8 @@ export async function openLoop(
   const payloads = requests.map((r) => serialise(r, url.host));
   const connections: LeanConnection[] = [];
   const total = Math.round(options.rate * options.seconds);
-  const latencies: number[] = [];
-  let errors = 0;
-  let non2xx = 0;
-  const { cpuSeconds, dbCpuSeconds, peakRssMb } = await watch(
+  const tally = new Tally();
+  const watched = await watch(
     probe,
     () =>
       new Promise<void>((resolve) => {
@@ -274,11 +282,7 @@ export async function openLoop(
             conn.send(
               payload,
               (status) => {
-                if (status instanceof Error) errors++;
-                else {
-                  latencies.push(performance.now() - intended);
-                  if (status >= 300) non2xx++;
-                }
+                tally.add(status, intended);
                 if (++done === total) resolve();
                 else dispatch();
               },
@@ -307,7 +311,7 @@ export async function openLoop(
       }),
   );
   for (const c of connections) c.close();
-  return leanSample(latencies, options.seconds, { cpuSeconds, dbCpuSeconds, peakRssMb }, errors, non2xx);
+  return tally.sample(options.seconds, watched);
 }
 
 /**
@@ -324,11 +328,9 @@ export async function leanClosedLoop(
 ): Promise<Sample> {
   const url = new URL(base);
   const payloads = requests.map((r) => serialise(r, url.host));
-  const latencies: number[] = [];
-  let errors = 0;
-  let non2xx = 0;
+  const tally = new Tally();
   const connections: LeanConnection[] = [];
-  const { cpuSeconds, dbCpuSeconds, peakRssMb } = await watch(probe, async () => {
+  const watched = await watch(probe, async () => {
     const until = performance.now() + options.seconds * 1000;
     await Promise.all(
       Array.from({ length: options.connections }, async (_, k) => {
@@ -343,17 +345,13 @@ export async function leanClosedLoop(
           const status = await new Promise<number | Error>((resolve) =>
             conn.send(payloads[n % payloads.length]!, resolve, 10_000),
           );
-          if (status instanceof Error) errors++;
-          else {
-            latencies.push(performance.now() - sent);
-            if (status >= 300) non2xx++;
-          }
+          tally.add(status, sent);
         }
       }),
     );
   });
   for (const c of connections) c.close();
-  return leanSample(latencies, options.seconds, { cpuSeconds, dbCpuSeconds, peakRssMb }, errors, non2xx);
+  return tally.sample(options.seconds, watched);
 }
 
 export function median(values: number[]): number {

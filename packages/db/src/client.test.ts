@@ -3,7 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isUniqueViolation } from './errors';
 import { isUuid, uuidv7 } from './ids';
-import { mayWrite } from './pg-driver';
+import { mayWrite } from './prepared';
 import { insertUser } from './repositories/users';
 import { createTestDatabase, type TestDatabase } from './testing';
 
@@ -75,7 +75,7 @@ describe(`database client (${process.env.TEST_DATABASE_URL ? 'PostgreSQL server'
   });
 });
 
-describe('statement routing (PostgreSQL server)', () => {
+describe('statement routing', () => {
   it('tells statements that may change data from reads', () => {
     expect(mayWrite('insert into users (id) values ($1)')).toBe(true);
     expect(mayWrite('with cleared as (delete from login_failures where email = $1) select 1')).toBe(true);

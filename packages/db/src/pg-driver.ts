@@ -15,7 +15,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import { isDatabaseUnavailable } from './errors';
-import { statementName } from './prepared';
+import { statementFor } from './prepared';
 
 /**
  * Kysely over node-postgres, built for throughput on few cores:
@@ -115,14 +115,6 @@ export class SharedClients {
 
 const CHANGES = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
 
-/**
- * Whether a statement may change data (and so commit with a WAL flush). Parameters are never in
- * the text, so only keywords match; a false positive (a `for update` read) only costs a pool
- * checkout.
- */
-const MAY_WRITE = /\b(insert|update|delete|merge)\b/i;
-export const mayWrite = (sql: string): boolean => MAY_WRITE.test(sql);
-
 function toResult<R>(result: pg.QueryResult): QueryResult<R> {
   return {
     rows: result.rows as R[],
@@ -177,8 +169,9 @@ class LazyConnection implements DatabaseConnection {
   ) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    const config = { name: statementName(query.sql), text: query.sql, values: query.parameters as unknown[] };
-    if (!this.exclusive && mayWrite(query.sql)) return toResult<R>(await this.pool.query(config));
+    const statement = statementFor(query.sql);
+    const config = { name: statement.name, text: query.sql, values: query.parameters as unknown[] };
+    if (!this.exclusive && statement.mayWrite) return toResult<R>(await this.pool.query(config));
     const client = this.exclusive ?? (await this.shared.get());
     if (!this.exclusive) coalesceWrites(client);
     try {
