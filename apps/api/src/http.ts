@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AppError, type ErrorCode } from '@music/api-router';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
+const NO_BODY = Buffer.alloc(0);
 
 export function sendJson(
   res: ServerResponse,
@@ -41,6 +42,11 @@ export function fail(code: ErrorCode, message: string): AppError {
  * declared length already says so. Resolves to the raw bytes.
  */
 export function readBody(req: IncomingMessage): Promise<Buffer> {
+  // Without either header an HTTP/1.1 request has no body (RFC 9112, 6.3): most GETs, answered
+  // without waiting a turn for the stream's 'end'. Node discards the unread stream on its own.
+  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
+    return Promise.resolve(NO_BODY);
+  }
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > MAX_BODY_BYTES)
     return Promise.reject(fail('PAYLOAD_TOO_LARGE', 'The request body exceeds 1 MiB'));
