@@ -71,7 +71,7 @@ export function createApp(options: AppOptions) {
 
   /**
    * A successful plain query (`GET /trpc/<query>?input=…`, not batched, not streamed) is
-   * answered here, through the same procedure via `createCaller`, with the exact body and
+   * answered here, through the same procedure (`callProcedure`), with the exact body and
    * headers tRPC's handler writes: that handler converts every request into a Fetch `Request`
    * and back, which doubled the CPU of a song detail on `/trpc` compared with `/v1` (see the
    * README's performance section). A query that fails is handed to tRPC's handler, which runs

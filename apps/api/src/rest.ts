@@ -12,8 +12,8 @@ import type { z } from 'zod';
 import { fail, readBody, sendError, sendJson, sendNoContent } from './http';
 
 /**
- * `/v1` is served by this small dispatcher over `createCaller`, reading the same `meta` the
- * OpenAPI document is generated from; trpc-to-openapi's own HTTP handler is not used.
+ * `/v1` is served by this small dispatcher over the procedures (`callProcedure`), reading the
+ * same `meta` the OpenAPI document is generated from; trpc-to-openapi's own HTTP handler is not used.
  * Measured reasons (../shared/notes/trpc-to-openapi.md): its handler answers validation
  * failures with 400 and its own body instead of 422 + `errors[]`, cannot send 201/204,
  * ignores `application/json; charset=utf-8` bodies, mutates our zod schemas to coerce (which
