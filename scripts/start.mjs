@@ -1,10 +1,23 @@
 // `pnpm start`: the built API and the built console together (run `pnpm build` first).
 // No demo data; configure with the variables listed in the README.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * The arguments of the API's own start script (`node <flags> dist/server.mjs` in
+ * apps/api/package.json: the node flags it runs with, today its heap budget). Node is spawned
+ * directly rather than through `pnpm run start`, which does not pass SIGTERM on to it.
+ */
+function apiStartArgs() {
+  const script = JSON.parse(readFileSync(path.join(root, 'apps/api/package.json'), 'utf8')).scripts.start;
+  const [command, ...args] = script.split(/\s+/);
+  if (command !== 'node') throw new Error(`apps/api's start script does not run node: ${script}`);
+  return args;
+}
 const port = process.env.PORT ?? '4000';
 const env = {
   NODE_ENV: 'production',
@@ -14,15 +27,26 @@ const env = {
   API_URL: process.env.API_URL ?? `http://127.0.0.1:${port}`,
 };
 
+// Each child leads a process group of its own, and is stopped as a group: the console's `pnpm run
+// start` runs `next-server` two processes down, and pnpm does not pass SIGTERM on (it was left
+// running, holding its port). Ctrl-C reaches this process only; it stops both.
+const spawnGroup = (command, args, cwd) =>
+  spawn(command, args, { cwd: path.join(root, cwd), env, stdio: 'inherit', detached: true });
 const children = [
-  spawn('node', ['dist/server.mjs'], { cwd: path.join(root, 'apps/api'), env, stdio: 'inherit' }),
-  spawn('pnpm', ['run', 'start'], { cwd: path.join(root, 'apps/web'), env, stdio: 'inherit' }),
+  spawnGroup('node', apiStartArgs(), 'apps/api'),
+  spawnGroup('pnpm', ['run', 'start'], 'apps/web'),
 ];
 let stopping = false;
 function shutdown(code) {
   if (stopping) return;
   stopping = true;
-  for (const child of children) child.kill('SIGTERM');
+  for (const child of children) {
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      // The group has already exited.
+    }
+  }
   setTimeout(() => process.exit(code), 12_000).unref();
   Promise.all(children.map((c) => new Promise((r) => (c.exitCode === null ? c.on('exit', r) : r())))).then(
     () => process.exit(code),
