@@ -5,6 +5,7 @@ import { isUniqueViolation } from './errors';
 import { isUuid, uuidv7 } from './ids';
 import { mayWrite } from './prepared';
 import { insertUser } from './repositories/users';
+import { runSql } from './sql';
 import { createTestDatabase, type TestDatabase } from './testing';
 
 let database: TestDatabase;
@@ -82,6 +83,27 @@ describe('statement routing', () => {
     expect(mayWrite('UPDATE songs SET title = $1')).toBe(true);
     expect(mayWrite('select id, updated_at from songs where id = $1')).toBe(false);
     expect(mayWrite('select "deleted", "inserted_at" from t')).toBe(false);
+  });
+
+  it('runs a written-out statement on the transaction it is given, and outside it on its own', async () => {
+    const id = uuidv7();
+    const byId = 'select id from users where id = $1';
+    const seen = await database.db.transaction().execute(async (trx) => {
+      await insertUser(trx, {
+        id,
+        username: 'raw',
+        email: `raw-${id}@example.com`,
+        password_hash: 'x',
+        role: 'user',
+      });
+      const inside = await runSql<{ id: string }>(trx, byId, [id]);
+      // On a server the direct path is another connection, which must not see the uncommitted row
+      // (the embedded database has one session, held by the transaction until it ends).
+      const outside = process.env.TEST_DATABASE_URL ? await runSql(database.db, byId, [id]) : { rows: [] };
+      return { inside: inside.rows, outside: outside.rows };
+    });
+    expect(seen).toEqual({ inside: [{ id }], outside: [] });
+    expect((await runSql<{ id: string }>(database.db, byId, [id])).rows).toEqual([{ id }]);
   });
 
   it.runIf(process.env.TEST_DATABASE_URL)(

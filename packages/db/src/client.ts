@@ -4,9 +4,10 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { migrateToLatest } from './migrate';
-import { PipelinedPostgresDialect, SharedClients } from './pg-driver';
+import { PipelinedPostgresDialect, SharedClients, singleStatementRunner } from './pg-driver';
 import { PGliteDialect } from './pglite-dialect';
 import type { Database as Schema } from './schema';
+import { registerDirectStatements } from './sql';
 
 export type Db = Kysely<Schema>;
 
@@ -58,6 +59,7 @@ function createPostgres(databaseUrl: string, config: DatabaseConfig): Database {
   pool.on('error', onError);
   const shared = new SharedClients(connection, config.sharedConnections ?? 4, onError);
   const db = new Kysely<Schema>({ dialect: new PipelinedPostgresDialect({ pool, shared }) });
+  registerDirectStatements(db, singleStatementRunner(pool, shared));
   return {
     db,
     kind: 'postgres',

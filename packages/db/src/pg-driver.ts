@@ -151,6 +151,29 @@ interface Corkable {
   uncork(): void;
 }
 
+/**
+ * One statement outside a transaction: a write on a pooled connection, a read on a shared
+ * pipelined one. What a Kysely connection does for it, and what `runSql` (sql.ts) calls directly.
+ */
+async function runSingleStatement<R>(
+  pool: pg.Pool,
+  shared: SharedClients,
+  text: string,
+  values: readonly unknown[],
+): Promise<QueryResult<R>> {
+  const statement = statementFor(text);
+  const config = { name: statement.name, text, values: values as unknown[] };
+  if (statement.mayWrite) return toResult<R>(await pool.query(config));
+  const client = await shared.get();
+  coalesceWrites(client);
+  return toResult<R>(await client.query(config));
+}
+
+/** A statement runner bound to one database's pool and shared clients. */
+export function singleStatementRunner(pool: pg.Pool, shared: SharedClients) {
+  return <R>(text: string, values: readonly unknown[]) => runSingleStatement<R>(pool, shared, text, values);
+}
+
 class LazyConnection implements DatabaseConnection {
   exclusive: pg.PoolClient | undefined;
   /** The exclusive client's connection failed: it is destroyed, not returned to the pool. */
@@ -169,16 +192,17 @@ class LazyConnection implements DatabaseConnection {
   ) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    if (!this.exclusive) return runSingleStatement<R>(this.pool, this.shared, query.sql, query.parameters);
     const statement = statementFor(query.sql);
-    const config = { name: statement.name, text: query.sql, values: query.parameters as unknown[] };
-    if (!this.exclusive && statement.mayWrite) return toResult<R>(await this.pool.query(config));
-    const client = this.exclusive ?? (await this.shared.get());
-    if (!this.exclusive) coalesceWrites(client);
     try {
-      const result = await client.query(config);
+      const result = await this.exclusive.query({
+        name: statement.name,
+        text: query.sql,
+        values: query.parameters as unknown[],
+      });
       return toResult<R>(result);
     } catch (error) {
-      if (this.exclusive && isDatabaseUnavailable(error)) this.broken = true;
+      if (isDatabaseUnavailable(error)) this.broken = true;
       throw error;
     }
   }

@@ -1,6 +1,6 @@
-import { CompiledQuery } from 'kysely';
 import type { Db } from '../client';
 import type { UserRow } from '../schema';
+import { runSql } from '../sql';
 
 export async function recordLoginFailure(db: Db, failure: { email: string; address: string }): Promise<void> {
   await db.insertInto('login_failures').values(failure).execute();
@@ -50,9 +50,11 @@ export async function findSignInState(
   db: Db,
   args: { email: string; address: string; since: Date },
 ): Promise<SignInState> {
-  const { rows } = await db.executeQuery<SignInStateRow>(
-    CompiledQuery.raw(SIGN_IN_STATE_SQL, [args.email, args.address, args.since]),
-  );
+  const { rows } = await runSql<SignInStateRow>(db, SIGN_IN_STATE_SQL, [
+    args.email,
+    args.address,
+    args.since,
+  ]);
   const row = rows[0]!;
   const { email_count, email_oldest, address_count, address_oldest, id, ...account } = row;
   return {

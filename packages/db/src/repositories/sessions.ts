@@ -1,6 +1,6 @@
-import { CompiledQuery } from 'kysely';
 import type { Db } from '../client';
 import type { Role } from '../schema';
+import { runSql } from '../sql';
 
 export async function insertSession(db: Db, session: { id: string; userId: string; expiresAt: Date }) {
   await db
@@ -18,15 +18,13 @@ export async function startSession(
   db: Db,
   args: { sessionId: string; userId: string; expiresAt: Date; refreshTokenHash: string; email: string },
 ): Promise<void> {
-  await db.executeQuery(
-    CompiledQuery.raw(START_SESSION_SQL, [
-      args.email,
-      args.sessionId,
-      args.userId,
-      args.expiresAt,
-      args.refreshTokenHash,
-    ]),
-  );
+  await runSql(db, START_SESSION_SQL, [
+    args.email,
+    args.sessionId,
+    args.userId,
+    args.expiresAt,
+    args.refreshTokenHash,
+  ]);
 }
 
 const START_SESSION_SQL = `with cleared as (delete from login_failures where email = $1),
@@ -57,9 +55,7 @@ export async function findSessionUser(
   sessionId: string,
   userId: string,
 ): Promise<SessionUser | undefined> {
-  const { rows } = await db.executeQuery<SessionUser>(
-    CompiledQuery.raw(SESSION_USER_SQL, [sessionId, userId]),
-  );
+  const { rows } = await runSql<SessionUser>(db, SESSION_USER_SQL, [sessionId, userId]);
   return rows[0];
 }
 

@@ -1,7 +1,8 @@
-import { CompiledQuery, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { Db } from '../client';
 import { likeContains } from '../like';
 import type { SongRow, SongsTable } from '../schema';
+import { runSql } from '../sql';
 import { countRows } from './row-counts';
 
 export type NewSong = Omit<SongRow, 'created_at' | 'updated_at'>;
@@ -38,9 +39,7 @@ const SONG_COLUMNS = [
  */
 export async function findSongsWithArtists(db: Db, ids: readonly string[]): Promise<SongWithArtists[]> {
   if (ids.length === 0) return [];
-  const { rows } = await db.executeQuery<SongWithArtists>(
-    CompiledQuery.raw(SONGS_WITH_ARTISTS_SQL, [[...ids]]),
-  );
+  const { rows } = await runSql<SongWithArtists>(db, SONGS_WITH_ARTISTS_SQL, [[...ids]]);
   const byId = new Map(rows.map((row) => [row.id, row]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
