@@ -1,23 +1,12 @@
 // `pnpm start`: the built API and the built console together (run `pnpm build` first).
 // No demo data; configure with the variables listed in the README.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { apiNodeFlags } from './api-start-args.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-/**
- * The arguments of the API's own start script (`node <flags> dist/server.mjs` in
- * apps/api/package.json: the node flags it runs with, today its heap budget). Node is spawned
- * directly rather than through `pnpm run start`, which does not pass SIGTERM on to it.
- */
-function apiStartArgs() {
-  const script = JSON.parse(readFileSync(path.join(root, 'apps/api/package.json'), 'utf8')).scripts.start;
-  const [command, ...args] = script.split(/\s+/);
-  if (command !== 'node') throw new Error(`apps/api's start script does not run node: ${script}`);
-  return args;
-}
 const port = process.env.PORT ?? '4000';
 const env = {
   NODE_ENV: 'production',
@@ -29,11 +18,12 @@ const env = {
 
 // Each child leads a process group of its own, and is stopped as a group: the console's `pnpm run
 // start` runs `next-server` two processes down, and pnpm does not pass SIGTERM on (it was left
-// running, holding its port). Ctrl-C reaches this process only; it stops both.
+// running, holding its port). Ctrl-C reaches this process only; it stops both. The API is spawned
+// as node itself, with its start script's flags, for the same reason.
 const spawnGroup = (command, args, cwd) =>
   spawn(command, args, { cwd: path.join(root, cwd), env, stdio: 'inherit', detached: true });
 const children = [
-  spawnGroup('node', apiStartArgs(), 'apps/api'),
+  spawnGroup('node', [...apiNodeFlags(), 'dist/server.mjs'], 'apps/api'),
   spawnGroup('pnpm', ['run', 'start'], 'apps/web'),
 ];
 let stopping = false;

@@ -12,12 +12,13 @@
  * (space-separated node flags for the API process, to profile it: `--cpu-prof --cpu-prof-dir=...`).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDatabase } from '@music/db';
 import pg from 'pg';
+import { apiNodeFlags } from '../../scripts/api-start-args.mjs';
 import { argonAsyncRate, argonThreadsRate, closeArgonThreads } from './argon';
 import {
   CLK_TCK,
@@ -54,24 +55,11 @@ const READS_DURING_LOGIN_RATE = 100;
 const selected = (name: string) => ONLY.length === 0 || ONLY.some((s) => name.toLowerCase().includes(s));
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
-/**
- * The node flags of the API's own start script (`apps/api/package.json`, the one `pnpm start`
- * runs), so the benchmark measures the API as it is deployed: today the heap budget.
- */
-function apiStartFlags(): string[] {
-  const pkg = JSON.parse(readFileSync(path.join(root, 'apps/api/package.json'), 'utf8'));
-  const [command, ...args] = String(pkg.scripts.start).split(/\s+/);
-  if (command !== 'node' || args.at(-1) !== 'dist/server.mjs') {
-    throw new Error(`apps/api's start script is not \`node [flags] dist/server.mjs\`: ${pkg.scripts.start}`);
-  }
-  return args.slice(0, -1);
-}
-
 function start(name: string, args: string[], env: Record<string, string>, cwd: string) {
   // `node` itself is the server process (no wrapper), so its pid is the one /proc is read for.
   const extra =
     name === 'api'
-      ? [...apiStartFlags(), ...(process.env.BENCH_API_NODE_ARGS?.split(' ').filter(Boolean) ?? [])]
+      ? [...apiNodeFlags(), ...(process.env.BENCH_API_NODE_ARGS?.split(' ').filter(Boolean) ?? [])]
       : [];
   const child = spawn(process.execPath, [...extra, ...args], {
     cwd,

@@ -11,8 +11,9 @@ export function registerDirectStatements(db: Db, run: Runner): void {
 }
 
 /**
- * A statement written out in SQL, for the few that run on every request (the session check,
- * the song read, the sign-in read). On a PostgreSQL server it goes straight to the driver's
+ * A statement written out in SQL, for the few on hot paths (the session check of every
+ * authenticated request, the song read, the sign-in's read and write, the row counts of list
+ * totals). On a PostgreSQL server it goes straight to the driver's
  * single-statement path: Kysely's executor would otherwise acquire and release a connection
  * object around it, about ten promise hops a statement on the hottest path there is. A
  * transaction is a Kysely instance of its own and is never registered, so its statements go
