@@ -148,6 +148,21 @@ describe('bodies', () => {
     await refused(api.request('POST', '/playlists', { rawBody: '{', headers: json }), 401, 'no token');
   });
 
+  it('takes a request with neither Content-Length nor Transfer-Encoding as bodiless, and keeps the connection in step', async () => {
+    // HTTP/1.1 (RFC 9112, 6.3): such a request has no body. A POST that needs one is a 400, and
+    // the request after it on the same connection is read from the right place.
+    const before = await writeCount(api.database.db);
+    const answer = await rawRequest(
+      api.url,
+      `POST /v1/playlists HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${user.token}\r\nContent-Type: application/json\r\n\r\n` +
+        'GET /v1/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+    );
+    expect(answer.status).toBe(400);
+    expect(answer.body).toContain('"code":"BAD_REQUEST"');
+    expect(answer.text).toMatch(/HTTP\/1\.1 200 OK[\s\S]*"status":"ok"/);
+    expect(await writeCount(api.database.db)).toBe(before);
+  });
+
   it('answers wrong content types with 400 on /v1 and a 4xx on /trpc', async () => {
     const body = JSON.stringify({ name: 'typed' });
     for (const type of [

@@ -5,6 +5,8 @@ export interface RawResponse {
   status: number;
   head: string;
   body: string;
+  /** Everything the server sent, every answer on the connection included. */
+  text: string;
   /** Milliseconds from connecting to the socket closing (or the answer being complete). */
   ms: number;
 }
@@ -34,7 +36,7 @@ export function rawRequest(
       const text = Buffer.concat(received).toString('latin1');
       const [head = '', body = ''] = text.split('\r\n\r\n', 2);
       const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(head)?.[1] ?? 0);
-      resolve({ status, head, body, ms: Date.now() - started });
+      resolve({ status, head, body, text, ms: Date.now() - started });
     };
     const timer = setTimeout(finish, options.timeoutMs ?? 5_000);
     socket.on('data', (data) => received.push(data));
