@@ -15,13 +15,14 @@ import type { Database } from '@music/db';
 import { uuidv7 } from '@music/db';
 import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
 import { DOCS_HTML, docsAsset } from './docs';
-import { clientAddressOf, fail, MAX_BODY_BYTES, requestIdOf, sendError, sendJson } from './http';
+import { fail, MAX_BODY_BYTES, requestIdOf, sendError, sendJson } from './http';
 import { createRestHandler } from './rest';
+import { clientAddressOf, type TrustProxy } from './trust-proxy';
 
 export interface AppOptions {
   deps: Deps;
   database: Pick<Database, 'ping'>;
-  trustProxy: 'loopback' | 'none';
+  trustProxy: TrustProxy;
   /** Versions still served but marked deprecated (`X-API-Deprecated: true`); none today. */
   deprecatedVersions?: string[];
 }

@@ -2,6 +2,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { generateSecret, MIN_SECRET_BYTES } from '@music/auth';
 import { z } from 'zod';
+import { parseTrustProxy, type TrustProxy } from './trust-proxy';
+
+const flag = (fallback: 'true' | 'false') => z.enum(['true', 'false']).default(fallback);
 
 /** The only place the API reads `process.env`. Every variable has a safe laptop default. */
 const schema = z.object({
@@ -9,21 +12,47 @@ const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATABASE_URL: z.string().min(1).optional(),
+  /** `transaction`: DATABASE_URL is a transaction-mode pooler (PgBouncer, RDS Proxy, Supavisor). */
+  DATABASE_POOLER: z.enum(['none', 'transaction']).default('none'),
+  /** The server itself, for migrations and anything tied to one connection; default DATABASE_URL. */
+  DATABASE_DIRECT_URL: z.string().min(1).optional(),
+  /** Apply pending migrations at start-up (under a lock); `false`: run `pnpm migrate` first. */
+  MIGRATE_ON_START: flag('true'),
   DATA_DIR: z.string().min(1).default('./.data'),
   JWT_SECRET: z.string().optional(),
+  /** Comma-separated keys still accepted when verifying access tokens (key rotation). */
+  JWT_PREVIOUS_SECRETS: z.string().optional(),
+  ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(86_400),
   ADMIN_EMAIL: z.string().optional(),
   ADMIN_PASSWORD: z.string().optional(),
   LOGIN_MAX_FAILURES_PER_EMAIL: z.coerce.number().int().min(1).default(10),
   LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(100),
+  /** Every connection this instance opens to DATABASE_URL, in total. */
   DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
-  /** `loopback`: honour X-Forwarded-For from a proxy on this machine (the console); `none`: never. */
-  TRUST_PROXY: z.enum(['loopback', 'none']).default('loopback'),
+  /** `loopback`, `none`, or comma-separated addresses and CIDR ranges of trusted proxies. */
+  TRUST_PROXY: z.string().default('loopback'),
+  /** After SIGTERM: seconds of answering readiness with 503 while serving everything else. */
+  SHUTDOWN_DELAY_SECONDS: z.coerce.number().min(0).max(300).optional(),
+  /** How often an instance offers to run the clean-up (one instance runs it per period). */
+  HOUSEKEEPING_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
+  /** At most this many rows removed per table per clean-up run. */
+  HOUSEKEEPING_BATCH_SIZE: z.coerce.number().int().min(1).max(1_000_000).default(5_000),
   /** Seed the demo catalogue into an empty database at start-up (`pnpm dev` sets it). */
-  SEED_DEMO_DATA: z.enum(['true', 'false']).default('false'),
+  SEED_DEMO_DATA: flag('false'),
 });
 
-export type Env = z.infer<typeof schema> & { jwtSecret: string };
+type Parsed = z.infer<typeof schema>;
+
+export type Env = Omit<Parsed, 'SHUTDOWN_DELAY_SECONDS'> & {
+  SHUTDOWN_DELAY_SECONDS: number;
+  jwtSecret: string;
+  /** `generated`: no JWT_SECRET, the key kept in DATA_DIR (instances must share that folder). */
+  jwtSecretSource: 'configured' | 'generated';
+  /** Keys accepted for verification besides jwtSecret. */
+  jwtPreviousSecrets: string[];
+  trustProxy: TrustProxy;
+};
 
 export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const parsed = schema.safeParse(source);
@@ -38,18 +67,48 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   if (env.ADMIN_PASSWORD && (env.ADMIN_PASSWORD.length < 8 || env.ADMIN_PASSWORD.length > 128)) {
     throw new Error('Invalid configuration: ADMIN_PASSWORD must be 8 to 128 characters');
   }
-  return { ...env, jwtSecret: resolveSecret(env.JWT_SECRET, env.DATA_DIR) };
+  if (!env.DATABASE_URL && (env.DATABASE_DIRECT_URL || env.DATABASE_POOLER !== 'none')) {
+    throw new Error(
+      'Invalid configuration: DATABASE_DIRECT_URL and DATABASE_POOLER need DATABASE_URL (the embedded database has neither)',
+    );
+  }
+  if (env.NODE_ENV === 'production' && env.DATABASE_URL && env.JWT_SECRET === undefined) {
+    throw new Error(
+      'Invalid configuration: JWT_SECRET is required with NODE_ENV=production and DATABASE_URL (every instance must sign with the same key)',
+    );
+  }
+  return {
+    ...env,
+    SHUTDOWN_DELAY_SECONDS: env.SHUTDOWN_DELAY_SECONDS ?? (env.NODE_ENV === 'production' ? 5 : 0),
+    jwtSecret: resolveSecret(env.JWT_SECRET, env.DATA_DIR),
+    jwtSecretSource: env.JWT_SECRET === undefined ? 'generated' : 'configured',
+    jwtPreviousSecrets: previousSecrets(env.JWT_PREVIOUS_SECRETS),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+  };
+}
+
+function assertStrong(name: string, secret: string): void {
+  if (Buffer.byteLength(secret) < MIN_SECRET_BYTES) {
+    throw new Error(`Invalid configuration: ${name} must be at least ${MIN_SECRET_BYTES} bytes`);
+  }
+}
+
+function previousSecrets(list: string | undefined): string[] {
+  const secrets = (list ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const secret of secrets) assertStrong('each of JWT_PREVIOUS_SECRETS', secret);
+  return secrets;
 }
 
 /**
  * A configured secret must be strong; without one, a secret is generated on first start and
- * kept in DATA_DIR (created exclusively, so instances starting together agree on one).
+ * kept in DATA_DIR (created exclusively, so instances sharing that folder agree on one).
  */
 function resolveSecret(configured: string | undefined, dataDir: string): string {
   if (configured !== undefined) {
-    if (Buffer.byteLength(configured) < MIN_SECRET_BYTES) {
-      throw new Error(`Invalid configuration: JWT_SECRET must be at least ${MIN_SECRET_BYTES} bytes`);
-    }
+    assertStrong('JWT_SECRET', configured);
     return configured;
   }
   mkdirSync(dataDir, { recursive: true });

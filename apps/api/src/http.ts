@@ -75,17 +75,3 @@ export function requestIdOf(req: IncomingMessage, generate: () => string): strin
   const incoming = req.headers['x-request-id'];
   return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : generate();
 }
-
-const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
-
-/**
- * The client's address. Behind a proxy on this machine (the console's server) the real client
- * is the last address that proxy appended to X-Forwarded-For; nobody else is believed.
- */
-export function clientAddressOf(req: IncomingMessage, trustProxy: 'loopback' | 'none'): string {
-  const peer = req.socket.remoteAddress ?? 'unknown';
-  if (trustProxy === 'none' || !LOOPBACK.test(peer)) return peer;
-  const forwarded = req.headers['x-forwarded-for'];
-  const last = (Array.isArray(forwarded) ? forwarded.join(',') : (forwarded ?? '')).split(',').pop()?.trim();
-  return last && last.length <= 64 ? last : peer;
-}

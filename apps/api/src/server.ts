@@ -47,7 +47,7 @@ export async function startServer(env: Env, injected?: { database?: Database }):
   if (env.ADMIN_EMAIL && env.ADMIN_PASSWORD) await ensureAdmin(deps, env.ADMIN_EMAIL, env.ADMIN_PASSWORD);
   if (env.SEED_DEMO_DATA === 'true' && env.NODE_ENV !== 'production') await seedDemoData(deps);
 
-  const handler = createApp({ deps, database, trustProxy: env.TRUST_PROXY });
+  const handler = createApp({ deps, database, trustProxy: env.trustProxy });
   const server = createServer(
     {
       // Slow or oversized headers are cut off instead of holding a socket.

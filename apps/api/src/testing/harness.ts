@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createTestDatabase, type TestDatabase } from '@music/db/testing';
 import type { Env } from '../env';
 import { type RunningServer, startServer } from '../server';
+import { parseTrustProxy } from '../trust-proxy';
 import { checkAgainstDocument } from './openapi-check';
 
 export const TEST_SECRET = 'test-secret-for-the-http-suite-0123456789abcdef';
@@ -18,7 +19,16 @@ export function testEnv(overrides: Partial<Env> = {}): Env {
     LOG_LEVEL: 'silent',
     TRUST_PROXY: 'loopback',
     SEED_DEMO_DATA: 'false',
+    DATABASE_POOLER: 'none',
+    MIGRATE_ON_START: 'true',
+    ACCESS_TOKEN_TTL_SECONDS: 86_400,
+    SHUTDOWN_DELAY_SECONDS: 0,
+    HOUSEKEEPING_INTERVAL_SECONDS: 300,
+    HOUSEKEEPING_BATCH_SIZE: 5_000,
     jwtSecret: TEST_SECRET,
+    jwtSecretSource: 'configured',
+    jwtPreviousSecrets: [],
+    trustProxy: parseTrustProxy('loopback'),
     ...overrides,
   };
 }
