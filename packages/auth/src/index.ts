@@ -7,6 +7,7 @@ export {
   generateSecret,
   hashToken,
   InvalidTokenError,
+  keyId,
   MIN_SECRET_BYTES,
   parseBearer,
   REFRESH_TOKEN_TTL_SECONDS,

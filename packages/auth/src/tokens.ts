@@ -21,9 +21,14 @@ export interface AccessClaims {
 }
 
 export interface TokenConfig {
+  /** Signs new tokens (and verifies them). */
   secret: string | Uint8Array;
+  /** Still accepted when verifying: keys being rotated out (or, before a rotation, in). */
+  previousSecrets?: ReadonlyArray<string | Uint8Array> | undefined;
   issuer: string;
   audience: string;
+  /** Lifetime of an access token; ACCESS_TOKEN_TTL_SECONDS (24 h) by default. */
+  accessTokenTtlSeconds?: number | undefined;
 }
 
 /** Thrown for every token that must not be accepted; the transport answers 401. */
@@ -33,7 +38,23 @@ export class InvalidTokenError extends Error {
 
 const ALGORITHM = 'HS256';
 const TYPE = 'JWT';
-const ENCODED_HEADER = Buffer.from(JSON.stringify({ alg: ALGORITHM, typ: TYPE })).toString('base64url');
+
+/**
+ * A key's id (`kid`): derived from the key, so every instance configured with the same key
+ * names it the same way, and one-way, so it tells nothing about the key.
+ */
+export function keyId(secret: string | Uint8Array): string {
+  return createHash('sha256')
+    .update('music-catalogue jwt kid\0')
+    .update(secretBytes(secret))
+    .digest('base64url')
+    .slice(0, 16);
+}
+
+interface VerificationKey {
+  kid: string;
+  key: KeyObject;
+}
 
 export function secretBytes(secret: string | Uint8Array): Uint8Array {
   return typeof secret === 'string' ? new TextEncoder().encode(secret) : secret;
@@ -45,17 +66,26 @@ export function secretBytes(secret: string | Uint8Array): Uint8Array {
  * Signing and verification are done here with node's synchronous HMAC: jose verifies
  * through WebCrypto, which cost 140-270 us per token on this machine class against ~10 us for
  * this path, and verification runs on every request. It pins everything RFC 8725 asks for:
- * the header must be exactly `{"alg":"HS256","typ":"JWT"}` (so `alg: none` and HS512 signed
- * with our secret are refused), the signature is compared in constant time, and issuer,
+ * the header must be exactly `{"alg":"HS256","typ":"JWT","kid":…}` naming a configured key, or
+ * the same without `kid` (tokens signed before keys had ids), so `alg: none` and HS512 signed
+ * with our secret are refused; the signature is compared in constant time, and issuer,
  * audience, `exp` (required), `nbf` (if present), `iat` and the claim types are checked.
  * tokens.test.ts checks it against jose's own verifier on valid and hostile tokens.
  */
 export function createTokenService(config: TokenConfig) {
-  const bytes = secretBytes(config.secret);
-  if (bytes.byteLength < MIN_SECRET_BYTES) {
-    throw new Error(`The JWT secret must be at least ${MIN_SECRET_BYTES} bytes long`);
-  }
-  const key: KeyObject = createSecretKey(bytes);
+  const keys: VerificationKey[] = [config.secret, ...(config.previousSecrets ?? [])].map((secret) => {
+    const bytes = secretBytes(secret);
+    if (bytes.byteLength < MIN_SECRET_BYTES) {
+      throw new Error(`The JWT secret must be at least ${MIN_SECRET_BYTES} bytes long`);
+    }
+    return { kid: keyId(bytes), key: createSecretKey(bytes) };
+  });
+  const signing = keys[0] as VerificationKey;
+  const byKid = new Map(keys.map((k) => [k.kid, k.key]));
+  const ttl = config.accessTokenTtlSeconds ?? ACCESS_TOKEN_TTL_SECONDS;
+  const encodedHeader = Buffer.from(JSON.stringify({ alg: ALGORITHM, typ: TYPE, kid: signing.kid })).toString(
+    'base64url',
+  );
 
   /**
    * Signs with node's synchronous HMAC, like verification below (jose signs through WebCrypto:
@@ -71,10 +101,10 @@ export function createTokenService(config: TokenConfig) {
       iss: config.issuer,
       aud: config.audience,
       iat,
-      exp: iat + ACCESS_TOKEN_TTL_SECONDS,
+      exp: iat + ttl,
     };
-    const signingInput = `${ENCODED_HEADER}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
-    return `${signingInput}.${createHmac('sha256', key).update(signingInput).digest('base64url')}`;
+    const signingInput = `${encodedHeader}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
+    return `${signingInput}.${createHmac('sha256', signing.key).update(signingInput).digest('base64url')}`;
   }
 
   async function signAccessToken(claims: { sub: string; role: string; sid: string }, now = Date.now()) {
@@ -116,12 +146,25 @@ export function createTokenService(config: TokenConfig) {
     const [encodedHeader, encodedPayload, encodedSignature] = parts as [string, string, string];
     const header = decodeJson(encodedHeader) ?? reject('malformed header');
     const headerKeys = Object.keys(header);
-    if (header.alg !== ALGORITHM || header.typ !== TYPE || headerKeys.length !== 2)
+    // A `kid` picks the key; tokens signed before keys had ids carry none and are tried
+    // against every key (there are one or two).
+    const hasKid = 'kid' in header;
+    if (header.alg !== ALGORITHM || header.typ !== TYPE || headerKeys.length !== (hasKid ? 3 : 2))
       reject('unexpected header');
+    let candidates: KeyObject[];
+    if (hasKid) {
+      const key = typeof header.kid === 'string' ? byKid.get(header.kid) : undefined;
+      candidates = key ? [key] : reject('unknown key id');
+    } else {
+      candidates = keys.map((k) => k.key);
+    }
     if (!BASE64URL.test(encodedSignature)) reject('malformed signature');
-    const expected = createHmac('sha256', key).update(`${encodedHeader}.${encodedPayload}`).digest();
     const given = Buffer.from(encodedSignature, 'base64url');
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) reject('bad signature');
+    const signed = candidates.some((key) => {
+      const expected = createHmac('sha256', key).update(`${encodedHeader}.${encodedPayload}`).digest();
+      return given.length === expected.length && timingSafeEqual(given, expected);
+    });
+    if (!signed) reject('bad signature');
 
     const payload = decodeJson(encodedPayload) ?? reject('malformed payload');
     const { sub, sid, role, iat, exp, nbf, iss, aud } = payload;
@@ -142,9 +185,9 @@ export function createTokenService(config: TokenConfig) {
     });
   }
 
-  /** The reference verifier (jose): used by tests to check the fast path agrees with it. */
+  /** The reference verifier (jose), with the signing key: tests check the fast path agrees with it. */
   async function verifyWithJose(token: string): Promise<JWTPayload> {
-    const { payload } = await jwtVerify(token, key, {
+    const { payload } = await jwtVerify(token, signing.key, {
       algorithms: [ALGORITHM],
       issuer: config.issuer,
       audience: config.audience,
@@ -155,6 +198,8 @@ export function createTokenService(config: TokenConfig) {
   }
 
   return {
+    /** The lifetime of the access tokens this service signs (the token response's `expiresIn`). */
+    accessTokenTtlSeconds: ttl,
     signAccessToken,
     signAccessTokenSync,
     verifyAccessTokenSync,
