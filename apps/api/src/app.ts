@@ -23,6 +23,8 @@ export interface AppOptions {
   deps: Deps;
   database: Pick<Database, 'ping'>;
   trustProxy: TrustProxy;
+  /** True once the instance was told to stop: readiness answers 503 while it drains. */
+  isDraining?: () => boolean;
   /** Versions still served but marked deprecated (`X-API-Deprecated: true`); none today. */
   deprecatedVersions?: string[];
 }
@@ -61,12 +63,23 @@ export function createApp(options: AppOptions) {
       }),
   });
 
+  /** What the last readiness check found: a draining instance answers at once, without asking. */
+  let lastDatabase: 'ok' | 'unavailable' = 'ok';
+
+  /** Readiness: may a balancer send this instance requests? */
   async function health(res: ServerResponse, headers: Record<string, string>) {
+    const unready = { ...headers, 'Retry-After': '5' };
+    if (options.isDraining?.()) {
+      sendJson(res, 503, { status: 'draining', database: lastDatabase }, unready);
+      return;
+    }
     try {
       await options.database.ping(2_000);
+      lastDatabase = 'ok';
       sendJson(res, 200, { status: 'ok', database: 'ok' }, headers);
     } catch {
-      sendJson(res, 503, { status: 'degraded', database: 'unavailable' }, { ...headers, 'Retry-After': '5' });
+      lastDatabase = 'unavailable';
+      sendJson(res, 503, { status: 'degraded', database: 'unavailable' }, unready);
     }
   }
 
@@ -183,7 +196,13 @@ export function createApp(options: AppOptions) {
 
       const route = rest_.join('/');
       const isGet = req.method === 'GET' || req.method === 'HEAD';
-      if (route === 'health' || route === 'openapi.json' || route === 'docs' || route.startsWith('docs/')) {
+      if (
+        route === 'health' ||
+        route === 'health/live' ||
+        route === 'openapi.json' ||
+        route === 'docs' ||
+        route.startsWith('docs/')
+      ) {
         if (!isGet) {
           return sendError(res, fail('METHOD_NOT_ALLOWED', `${req.method} is not allowed here`), {
             ...headers,
@@ -191,6 +210,8 @@ export function createApp(options: AppOptions) {
           });
         }
         if (route === 'health') return health(res, headers);
+        // Liveness: the process answers, whatever the database or a drain.
+        if (route === 'health/live') return sendJson(res, 200, { status: 'ok' }, headers);
         if (route === 'openapi.json') {
           openApiJson ??= JSON.stringify(createOpenApiDocument());
           res.writeHead(200, {

@@ -1,5 +1,5 @@
 import { SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TOKEN_AUDIENCE, TOKEN_ISSUER } from './server';
 import { createClient, startTestApi, TEST_SECRET, type TestApi, uniqueEmail } from './testing/harness';
 
@@ -112,6 +112,69 @@ describe('POST /v1/auth/login', () => {
   });
 });
 
+describe('login throttling under concurrency and clock skew', () => {
+  it('checks no more than the limit of simultaneous wrong passwords, across instances', async () => {
+    const sibling = await api.startSibling();
+    const { email, password } = await newAccount();
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        (i % 2 === 0 ? api : sibling).request('POST', '/auth/login', {
+          body: { email, password: 'wrong-password' },
+        }),
+      ),
+    );
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(27);
+    for (const a of answers.filter((a) => a.status === 429)) {
+      expect(Number(a.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
+    expect((await sibling.request('POST', '/auth/login', { body: { email, password } })).status).toBe(429);
+  });
+
+  // The embedded database runs in this process and reads its clock: only a server has its own.
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    'measures windows on the database clock: a fast application clock neither lifts nor clears one',
+    async () => {
+      const throttled = await newAccount();
+      const other = await newAccount();
+      for (let i = 0; i < 3; i++) {
+        await api.request('POST', '/auth/login', {
+          body: { email: throttled.email, password: 'wrong-password' },
+        });
+      }
+      await api.request('POST', '/auth/login', { body: { email: other.email, password: 'wrong-password' } });
+      await api.request('POST', '/auth/login', { body: { email: other.email, password: 'wrong-password' } });
+      // This process (the API included) now believes it is 16 minutes later than the database does.
+      vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 16 * 60 * 1000 });
+      try {
+        const blocked = await api.request('POST', '/auth/login', {
+          body: { email: throttled.email, password: throttled.password },
+        });
+        expect(blocked.status).toBe(429);
+        expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(14 * 60);
+        // The other email's two failures are still counted: its third is the last one checked.
+        expect(
+          (
+            await api.request('POST', '/auth/login', {
+              body: { email: other.email, password: 'wrong-password' },
+            })
+          ).status,
+        ).toBe(401);
+        expect(
+          (
+            await api.request('POST', '/auth/login', {
+              body: { email: other.email, password: other.password },
+            })
+          ).status,
+        ).toBe(429);
+      } finally {
+        vi.useRealTimers();
+      }
+    },
+  );
+});
+
 describe('per-address login throttling', () => {
   it('limits failed attempts per client address across emails', async () => {
     const limited = await startTestApi({
@@ -142,6 +205,75 @@ describe('per-address login throttling', () => {
     } finally {
       await limited.close();
     }
+  });
+
+  it('does not count successful sign-ins against the address (an office behind one address)', async () => {
+    const limited = await startTestApi({
+      LOGIN_MAX_FAILURES_PER_EMAIL: 100,
+      LOGIN_MAX_FAILURES_PER_ADDRESS: 2,
+    });
+    try {
+      const office = { 'x-forwarded-for': '203.0.113.20' };
+      const email = uniqueEmail('office');
+      const password = 'a-good-password';
+      expect(
+        (await limited.request('POST', '/users', { body: { username: 'Office', email, password } })).status,
+      ).toBe(201);
+      for (let i = 0; i < 6; i++) {
+        const res = await limited.request('POST', '/auth/login', {
+          body: { email, password },
+          headers: office,
+        });
+        expect(res.status).toBe(200);
+      }
+      for (let i = 0; i < 2; i++) {
+        const res = await limited.request('POST', '/auth/login', {
+          body: { email, password: 'wrong-password' },
+          headers: office,
+        });
+        expect(res.status).toBe(401);
+      }
+      expect(
+        (await limited.request('POST', '/auth/login', { body: { email, password }, headers: office })).status,
+      ).toBe(429);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('access tokens: lifetime and key rotation', () => {
+  it('issues tokens of ACCESS_TOKEN_TTL_SECONDS and says so in expiresIn', async () => {
+    const short = await api.startSibling({ ACCESS_TOKEN_TTL_SECONDS: 600 });
+    const { email, password } = await newAccount();
+    const res = await short.request('POST', '/auth/login', { body: { email, password } });
+    expect(res.status).toBe(200);
+    expect(res.body.expiresIn).toBe(600);
+    const claims = JSON.parse(Buffer.from(res.body.accessToken.split('.')[1]!, 'base64url').toString());
+    expect(claims.exp - claims.iat).toBe(600);
+  });
+
+  it('rotates the signing key without signing anyone out', async () => {
+    const next = 'the-next-signing-key-for-the-http-suite-0123456789';
+    const { email, password } = await newAccount();
+    const before = (await api.request('POST', '/auth/login', { body: { email, password } })).body.accessToken;
+    // Step 1: every instance accepts the next key; step 2: they sign with it, still accepting the old.
+    const accepting = await api.startSibling({ jwtPreviousSecrets: [next] });
+    const rotated = await api.startSibling({ jwtSecret: next, jwtPreviousSecrets: [TEST_SECRET] });
+    const after = (await rotated.request('POST', '/auth/login', { body: { email, password } })).body
+      .accessToken;
+    const header = (token: string) => JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString());
+    expect(header(after).kid).not.toBe(header(before).kid);
+    for (const instance of [accepting, rotated]) {
+      for (const token of [before, after]) {
+        expect((await instance.request('GET', '/auth/me', { token })).status).toBe(200);
+      }
+    }
+    // Step 3, a token lifetime later: the old key is dropped, and its tokens with it.
+    const dropped = await api.startSibling({ jwtSecret: next, jwtPreviousSecrets: [] });
+    expect((await dropped.request('GET', '/auth/me', { token: after })).status).toBe(200);
+    const refused = await dropped.request('GET', '/auth/me', { token: before });
+    expect(refused.status).toBe(401);
   });
 });
 

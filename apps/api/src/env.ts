@@ -34,8 +34,8 @@ const schema = z.object({
   TRUST_PROXY: z.string().default('loopback'),
   /** After SIGTERM: seconds of answering readiness with 503 while serving everything else. */
   SHUTDOWN_DELAY_SECONDS: z.coerce.number().min(0).max(300).optional(),
-  /** How often an instance offers to run the clean-up (one instance runs it per period). */
-  HOUSEKEEPING_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
+  /** The clean-up runs once per this period across all instances; 0 turns it off on this instance. */
+  HOUSEKEEPING_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
   /** At most this many rows removed per table per clean-up run. */
   HOUSEKEEPING_BATCH_SIZE: z.coerce.number().int().min(1).max(1_000_000).default(5_000),
   /** Seed the demo catalogue into an empty database at start-up (`pnpm dev` sets it). */
@@ -54,7 +54,7 @@ export type Env = Omit<Parsed, 'SHUTDOWN_DELAY_SECONDS'> & {
   trustProxy: TrustProxy;
 };
 
-export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
+export function loadEnv(source: Record<string, string | undefined> = process.env): Env {
   const parsed = schema.safeParse(source);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');

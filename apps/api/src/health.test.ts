@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from './testing/harness';
 
@@ -49,5 +50,54 @@ describe('operations endpoints', () => {
   it('does not mark /v1 as deprecated', async () => {
     const res = await api.request('GET', '/health');
     expect(res.headers.get('x-api-deprecated')).toBeNull();
+  });
+});
+
+describe('liveness, readiness and draining', () => {
+  it('answers liveness with 200 and readiness with the database state', async () => {
+    const live = await api.request('GET', '/health/live');
+    expect(live.status).toBe(200);
+    expect(live.body).toEqual({ status: 'ok' });
+    expect((await api.request('POST', '/health/live')).status).toBe(405);
+  });
+
+  it('on close: readiness 503 at once, everything else served through the delay, then refused', async () => {
+    const own = await startTestApi();
+    try {
+      const user = await own.signUp();
+      const started = Date.now();
+      const closed = own.server.close({ delayMs: 1_200, graceMs: 1_000 });
+      const ready = await own.request('GET', '/health');
+      expect(ready.status).toBe(503);
+      expect(ready.body).toEqual({ status: 'draining', database: 'ok' });
+      expect(ready.headers.get('retry-after')).toBe('5');
+      expect((await own.request('GET', '/health/live')).status).toBe(200);
+      // Reads and writes go on, on new connections too, until the delay is over.
+      const me = await own.request('GET', '/auth/me', {
+        token: user.token,
+        headers: { connection: 'close' },
+      });
+      expect(me.status).toBe(200);
+      const created = await own.request('POST', '/playlists', {
+        token: user.token,
+        body: { name: 'During' },
+      });
+      expect(created.status).toBe(201);
+      expect(Date.now() - started).toBeLessThan(1_200);
+      await closed;
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1_200);
+      const { port } = new URL(own.url);
+      const refused = await new Promise<string>((resolve) => {
+        const socket = connect({ host: '127.0.0.1', port: Number(port) });
+        socket.once('connect', () => {
+          socket.destroy();
+          resolve('connected');
+        });
+        socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+      });
+      expect(refused).toBe('ECONNREFUSED');
+    } finally {
+      await own.close();
+    }
   });
 });

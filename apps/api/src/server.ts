@@ -3,10 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { DEFAULT_SETTINGS, type Deps, ensureAdmin } from '@music/api-router';
 import { createTokenService } from '@music/auth';
-import { createDatabase, type Database, uuidv7 } from '@music/db';
+import { createDatabase, type Database, type MigrationReport, uuidv7 } from '@music/db';
 import { createApp } from './app';
 import { seedDemoData } from './demo-seed';
 import { type Env, loadEnv } from './env';
+import { startHousekeeping } from './housekeeping';
 import { requestIdOf } from './http';
 import { createLogger } from './logger';
 
@@ -17,26 +18,50 @@ export interface RunningServer {
   server: Server;
   url: string;
   database: Database;
-  /** Stops accepting, lets in-flight requests finish (up to `graceMs`), closes the database. */
-  close(graceMs?: number): Promise<void>;
+  /**
+   * Readiness answers 503 from now on; everything else is served for `delayMs` more (the
+   * balancer's health check notices and sends no new requests), then the listener closes,
+   * in-flight requests finish (up to `graceMs`) and the database closes.
+   */
+  close(options?: { delayMs?: number; graceMs?: number }): Promise<void>;
+}
+
+function openDatabase(env: Env, log: ReturnType<typeof createLogger>): Promise<Database> {
+  return createDatabase({
+    databaseUrl: env.DATABASE_URL,
+    pooler: env.DATABASE_POOLER,
+    directUrl: env.DATABASE_DIRECT_URL,
+    dataDir: env.DATA_DIR,
+    poolMax: env.DB_POOL_MAX,
+    onPoolError: (error) => log.warn('database connection lost', { error: error.message }),
+  });
 }
 
 /** Starts the API: database, migrations (under a lock), bootstrap admin, HTTP listener. */
 export async function startServer(env: Env, injected?: { database?: Database }): Promise<RunningServer> {
   const log = createLogger(env.LOG_LEVEL);
-  const database =
-    injected?.database ??
-    (await createDatabase({
-      databaseUrl: env.DATABASE_URL,
-      dataDir: env.DATA_DIR,
-      poolMax: env.DB_POOL_MAX,
-      onPoolError: (error) => log.warn('database connection lost', { error: error.message }),
-    }));
-  if (!injected?.database) await database.migrate();
+  const database = injected?.database ?? (await openDatabase(env, log));
+  if (!injected?.database) {
+    try {
+      const report =
+        env.MIGRATE_ON_START === 'true' ? await database.migrate() : await database.checkMigrations();
+      logMigrations(log, report);
+    } catch (error) {
+      await database.close().catch(() => {});
+      throw error;
+    }
+  }
 
+  const tokens = createTokenService({
+    secret: env.jwtSecret,
+    previousSecrets: env.jwtPreviousSecrets,
+    issuer: TOKEN_ISSUER,
+    audience: TOKEN_AUDIENCE,
+    accessTokenTtlSeconds: env.ACCESS_TOKEN_TTL_SECONDS,
+  });
   const deps: Deps = {
     db: database.db,
-    tokens: createTokenService({ secret: env.jwtSecret, issuer: TOKEN_ISSUER, audience: TOKEN_AUDIENCE }),
+    tokens,
     log,
     settings: {
       ...DEFAULT_SETTINGS,
@@ -47,7 +72,8 @@ export async function startServer(env: Env, injected?: { database?: Database }):
   if (env.ADMIN_EMAIL && env.ADMIN_PASSWORD) await ensureAdmin(deps, env.ADMIN_EMAIL, env.ADMIN_PASSWORD);
   if (env.SEED_DEMO_DATA === 'true' && env.NODE_ENV !== 'production') await seedDemoData(deps);
 
-  const handler = createApp({ deps, database, trustProxy: env.trustProxy });
+  let draining = false;
+  const handler = createApp({ deps, database, trustProxy: env.trustProxy, isDraining: () => draining });
   const server = createServer(
     {
       // Slow or oversized headers are cut off instead of holding a socket.
@@ -81,10 +107,22 @@ export async function startServer(env: Env, injected?: { database?: Database }):
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
+  const housekeeping =
+    env.HOUSEKEEPING_INTERVAL_SECONDS === 0
+      ? { stop: async () => {} }
+      : startHousekeeping({
+          db: database.db,
+          log,
+          periodSeconds: env.HOUSEKEEPING_INTERVAL_SECONDS,
+          batchSize: env.HOUSEKEEPING_BATCH_SIZE,
+          throttleWindowSeconds: deps.settings.loginWindowSeconds,
+        });
 
   let closing: Promise<void> | undefined;
-  const close = (graceMs = 10_000) => {
+  const close: RunningServer['close'] = ({ delayMs = 0, graceMs = 10_000 } = {}) => {
     closing ??= (async () => {
+      draining = true;
+      if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
       const drained = new Promise<void>((resolve) => server.close(() => resolve()));
       // Keep-alive connections become idle as their last answer goes out: close them then,
       // instead of waiting for the clients (or keepAliveTimeout) to do it.
@@ -94,6 +132,7 @@ export async function startServer(env: Env, injected?: { database?: Database }):
       await drained;
       clearInterval(idle);
       clearTimeout(timer);
+      await housekeeping.stop();
       if (!injected?.database) await database.close();
     })();
     return closing;
@@ -101,34 +140,90 @@ export async function startServer(env: Env, injected?: { database?: Database }):
   return { server, url, database, close };
 }
 
-async function main() {
-  const env = loadEnv();
-  const log = createLogger(env.LOG_LEVEL);
-  const running = await startServer(env);
-  log.info('api listening', {
-    url: running.url,
-    database: running.database.kind === 'embedded' ? `embedded (${env.DATA_DIR})` : 'postgresql',
-    rest: `${running.url}/v1`,
-    docs: `${running.url}/v1/docs`,
-  });
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => {
-      log.info('shutting down', { signal });
-      running.close().then(
-        () => process.exit(0),
-        (error: unknown) => {
-          log.error('shutdown failed', { error: String(error) });
-          process.exit(1);
-        },
-      );
+function logMigrations(log: ReturnType<typeof createLogger>, report: MigrationReport): void {
+  if (report.applied.length > 0) log.info('migrations applied', { migrations: report.applied });
+  if (report.ahead.length > 0) {
+    log.info('the database is ahead of this release by additive migrations; serving', {
+      migrations: report.ahead,
     });
   }
 }
 
+/** `pnpm migrate`: applies pending migrations on DATABASE_DIRECT_URL (or DATABASE_URL) and exits. */
+async function migrateOnly(env: Env): Promise<void> {
+  const log = createLogger(env.LOG_LEVEL);
+  const database = await openDatabase(env, log);
+  try {
+    const report = await database.migrate();
+    logMigrations(log, report);
+    if (report.applied.length === 0 && report.ahead.length === 0) log.info('migrations: nothing to apply');
+  } finally {
+    await database.close();
+  }
+}
+
+async function main(args: string[]) {
+  const env = loadEnv();
+  if (args[0] === 'migrate') return migrateOnly(env);
+  if (args.length > 0) throw new Error(`unknown argument ${args[0]} (the only one is \`migrate\`)`);
+  const log = createLogger(env.LOG_LEVEL);
+  if (env.DATABASE_URL && env.jwtSecretSource === 'generated') {
+    log.warn(
+      "JWT_SECRET is not set: signing with the key kept in DATA_DIR; instances that do not share that folder refuse each other's tokens",
+      { dataDir: env.DATA_DIR },
+    );
+  }
+  const running = await startServer(env);
+  log.info('api listening', {
+    url: running.url,
+    database:
+      running.database.kind === 'embedded'
+        ? `embedded (${env.DATA_DIR})`
+        : `postgresql${env.DATABASE_POOLER === 'transaction' ? ' through a transaction-mode pooler' : ''}`,
+    rest: `${running.url}/v1`,
+    docs: `${running.url}/v1/docs`,
+  });
+  const stop = (signal: NodeJS.Signals) => {
+    // Ctrl-C is a person at a terminal: no balancer to wait for.
+    const delayMs = signal === 'SIGTERM' ? env.SHUTDOWN_DELAY_SECONDS * 1000 : 0;
+    log.info('shutting down', { signal, delaySeconds: delayMs / 1000 });
+    running.close({ delayMs }).then(
+      () => {
+        log.info('shut down');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        log.error('shutdown failed', { error: oneLine(error) });
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
+/** An error and its causes as one line: what failed, then why, down to the driver's own words. */
+export function oneLine(error: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; current !== undefined && current !== null && depth < 5; depth++) {
+    if (current instanceof AggregateError && current.errors.length > 0 && !current.message) {
+      current = current.errors[0];
+      continue;
+    }
+    const message = current instanceof Error ? current.message : String(current);
+    const code = (current as { code?: unknown }).code;
+    const text = `${message}${typeof code === 'string' && !message.includes(code) ? ` (${code})` : ''}`;
+    if (text && !parts.includes(text)) parts.push(text);
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return parts.join(': ').replace(/\s*\n\s*/g, ' ');
+}
+
 const isMain = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
 if (isMain) {
-  main().catch((error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  main(process.argv.slice(2)).catch((error: unknown) => {
+    process.stderr.write(`music-api: start-up failed: ${oneLine(error)}\n`);
     process.exit(1);
   });
 }

@@ -85,7 +85,9 @@ const plainOperations: Json = {
   '/health': {
     get: {
       operationId: 'health',
-      summary: 'Liveness and database reachability',
+      summary: 'Readiness: may this instance be sent requests?',
+      description:
+        'For load balancers. 200 when this instance and its database answer; 503 when the database is unreachable or the instance is shutting down (it goes on serving other requests for a short delay, so a balancer checking this has time to stop sending it new ones). Not counted against any budget.',
       tags: ['operations'],
       security: [],
       responses: {
@@ -94,9 +96,25 @@ const plainOperations: Json = {
           content: { 'application/json': { schema: { $ref: '#/components/schemas/Health' } } },
         },
         '503': {
-          description: 'The database is unreachable',
+          description: 'The database is unreachable, or the instance is draining before it stops',
           headers: retryAfterHeader,
           content: { 'application/json': { schema: { $ref: '#/components/schemas/Health' } } },
+        },
+      },
+    },
+  },
+  '/health/live': {
+    get: {
+      operationId: 'healthLive',
+      summary: 'Liveness: does the process answer?',
+      description:
+        'For process supervisors. 200 whenever the process can answer, whatever the state of the database or a shutdown in progress; restart the process only when this fails.',
+      tags: ['operations'],
+      security: [],
+      responses: {
+        '200': {
+          description: 'The process answers',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Liveness' } } },
         },
       },
     },
@@ -170,9 +188,14 @@ const errorSchemas: Json = {
     type: 'object',
     required: ['status', 'database'],
     properties: {
-      status: { type: 'string', enum: ['ok', 'degraded'] },
+      status: { type: 'string', enum: ['ok', 'degraded', 'draining'] },
       database: { type: 'string', enum: ['ok', 'unavailable'] },
     },
+  },
+  Liveness: {
+    type: 'object',
+    required: ['status'],
+    properties: { status: { type: 'string', enum: ['ok'] } },
   },
 };
 

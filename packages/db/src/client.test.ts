@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectionBudget, createDatabase } from './client';
 import { isUniqueViolation } from './errors';
 import { isUuid, uuidv7 } from './ids';
 import { mayWrite } from './prepared';
@@ -143,6 +144,77 @@ describe('statement routing', () => {
       } finally {
         await holder.end();
       }
+    },
+  );
+});
+
+describe('connections', () => {
+  it('shares DB_POOL_MAX out between pipelined and pooled connections, never more in total', () => {
+    expect(connectionBudget(10)).toEqual({ shared: 3, pooled: 7 });
+    expect(connectionBudget(2)).toEqual({ shared: 0, pooled: 2 });
+    expect(connectionBudget(1)).toEqual({ shared: 0, pooled: 1 });
+    for (let total = 1; total <= 200; total++) {
+      const { shared, pooled } = connectionBudget(total);
+      expect(shared + pooled).toBe(total);
+      expect(pooled).toBeGreaterThanOrEqual(1);
+    }
+  });
+
+  // Behind a pooler the server sees the pooler's connections, not ours: counted only directly.
+  it.runIf(process.env.TEST_DATABASE_URL && process.env.TEST_DATABASE_POOLER !== 'transaction')(
+    'opens no more than poolMax connections under concurrent reads, writes and transactions',
+    async () => {
+      const applicationName = `budget-${uuidv7().slice(-12)}`;
+      const handle = await createDatabase({ databaseUrl: database.url, poolMax: 4, applicationName });
+      let peak = 0;
+      const sample = async () => {
+        const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+          where application_name = ${applicationName}`.execute(database.db);
+        peak = Math.max(peak, rows[0]?.n ?? 0);
+      };
+      try {
+        const work = Array.from({ length: 40 }, (_, i) => {
+          if (i % 4 === 0)
+            return handle.db.transaction().execute(async (trx) => {
+              await sql`select pg_sleep(0.02)`.execute(trx);
+            });
+          if (i % 4 === 1)
+            return handle.db
+              .insertInto('row_counts')
+              .values({ table_name: 'users', total: '0' })
+              .onConflict((oc) => oc.doNothing())
+              .execute();
+          return sql`select pg_sleep(0.01)`.execute(handle.db);
+        });
+        const sampling = (async () => {
+          for (let i = 0; i < 20; i++) {
+            await sample();
+            await new Promise((resolve) => setTimeout(resolve, 10));
+          }
+        })();
+        await Promise.all([...work, sampling]);
+        expect(peak).toBeGreaterThan(0);
+        expect(peak).toBeLessThanOrEqual(4);
+      } finally {
+        await handle.close();
+      }
+    },
+  );
+
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    'keeps answering when a column is added under a statement it has already run',
+    async () => {
+      const table = `stale_${uuidv7().replaceAll('-', '').slice(-12)}`;
+      await sql`create table ${sql.table(table)} (id int primary key)`.execute(database.db);
+      await sql`insert into ${sql.table(table)} values (1)`.execute(database.db);
+      // `*` on purpose: the result type changes when the column is added.
+      const text = `select * from ${table} where id = $1`;
+      for (let i = 0; i < 6; i++) expect((await runSql(database.db, text, [1])).rows).toEqual([{ id: 1 }]);
+      await sql`alter table ${sql.table(table)} add column note text`.execute(database.db);
+      for (let i = 0; i < 6; i++) {
+        expect((await runSql(database.db, text, [1])).rows).toEqual([{ id: 1, note: null }]);
+      }
+      await sql`drop table ${sql.table(table)}`.execute(database.db);
     },
   );
 });

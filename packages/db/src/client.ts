@@ -3,8 +3,13 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import { migrateToLatest } from './migrate';
-import { PipelinedPostgresDialect, SharedClients, singleStatementRunner } from './pg-driver';
+import { checkMigrations, type MigrationReport, migrateToLatest } from './migrate';
+import {
+  type DriverOptions,
+  PipelinedPostgresDialect,
+  SharedClients,
+  singleStatementRunner,
+} from './pg-driver';
 import { PGliteDialect } from './pglite-dialect';
 import type { Database as Schema } from './schema';
 import { registerDirectStatements } from './sql';
@@ -14,16 +19,24 @@ export type Db = Kysely<Schema>;
 export interface DatabaseConfig {
   /** A PostgreSQL URL; when absent the embedded database is used. */
   databaseUrl?: string | undefined;
+  /**
+   * `transaction`: `databaseUrl` names a transaction-mode pooler (PgBouncer, RDS Proxy,
+   * Supavisor). Nothing that outlives a transaction goes through it: no startup parameters, no
+   * session `SET`, no named statements.
+   */
+  pooler?: 'none' | 'transaction' | undefined;
+  /** The server itself, for migrations (a session-level lock); default `databaseUrl`. */
+  directUrl?: string | undefined;
   /** Folder of the embedded database; absent means in memory (tests). */
   dataDir?: string | undefined;
-  /** pg pool size. */
+  /** Every connection to `databaseUrl` this handle may hold at once, shared and pooled together. */
   poolMax?: number | undefined;
   /** Server-side statement timeout, in ms: a runaway query must not hold a connection forever. */
   statementTimeoutMs?: number | undefined;
   /** How long a request waits for a pooled connection before failing (503) instead of queueing forever. */
   connectionTimeoutMs?: number | undefined;
-  /** Pipelined connections shared by single statements (transactions use the pool). */
-  sharedConnections?: number | undefined;
+  /** How connections name themselves to the server (pg_stat_activity); default `music-api`. */
+  applicationName?: string | undefined;
   onPoolError?: ((error: Error) => void) | undefined;
 }
 
@@ -32,8 +45,13 @@ export interface Database {
   kind: 'postgres' | 'embedded';
   /** Resolves when the database answers a trivial query within `timeoutMs`. */
   ping(timeoutMs?: number): Promise<void>;
-  /** Applies pending migrations (under a lock: instances starting together migrate once). */
-  migrate(): Promise<void>;
+  /**
+   * Applies pending migrations (under a lock: instances starting together migrate once). A
+   * database already ahead of this release by additive migrations only is left as it is.
+   */
+  migrate(): Promise<MigrationReport>;
+  /** Refuses (throws) unless every migration of this release is applied and nothing newer is incompatible. */
+  checkMigrations(): Promise<MigrationReport>;
   close(): Promise<void>;
 }
 
@@ -42,39 +60,80 @@ export async function createDatabase(config: DatabaseConfig): Promise<Database> 
   return createEmbedded(config.dataDir);
 }
 
+/**
+ * How DB_POOL_MAX connections are shared out: a few pipelined connections for single reads
+ * (each carries many requests' statements at once), the rest pooled for transactions and
+ * writes. Below three there is nothing to spare: everything goes through the pool.
+ */
+export function connectionBudget(total: number): { shared: number; pooled: number } {
+  const shared = total < 3 ? 0 : Math.min(4, Math.max(1, Math.floor(total / 3)));
+  return { shared, pooled: total - shared };
+}
+
 function createPostgres(databaseUrl: string, config: DatabaseConfig): Database {
   const statementTimeout = config.statementTimeoutMs ?? 15_000;
-  const connection: pg.ClientConfig = {
-    connectionString: databaseUrl,
+  const behindPooler = config.pooler === 'transaction';
+  const base: pg.ClientConfig = {
     connectionTimeoutMillis: config.connectionTimeoutMs ?? 5_000,
-    statement_timeout: statementTimeout,
-    // Client-side backstop for a server that stopped answering without closing the socket.
-    query_timeout: statementTimeout + 5_000,
-    application_name: 'music-api',
+    application_name: config.applicationName ?? 'music-api',
   };
+  const connection: pg.ClientConfig = behindPooler
+    ? {
+        ...base,
+        connectionString: databaseUrl,
+        // A pooler refuses (PgBouncer) or pins the connection for (RDS Proxy) startup parameters
+        // such as statement_timeout: transactions set it with SET LOCAL instead, and single
+        // statements are bounded on this side, closing the connection when it fires.
+        query_timeout: statementTimeout,
+      }
+    : {
+        ...base,
+        connectionString: databaseUrl,
+        statement_timeout: statementTimeout,
+        // Client-side backstop for a server that stopped answering without closing the socket.
+        query_timeout: statementTimeout + 5_000,
+      };
   const onError = (error: Error) => config.onPoolError?.(error);
-  const pool = new pg.Pool({ ...connection, max: config.poolMax ?? 10, idleTimeoutMillis: 30_000 });
+  const budget = connectionBudget(config.poolMax ?? 10);
+  const pool = new pg.Pool({ ...connection, max: budget.pooled, idleTimeoutMillis: 30_000 });
   // Without a listener, an idle client's error (e.g. the server restarting: 57P01) would be
   // an uncaught 'error' event and kill the process. The pool drops the client by itself.
   pool.on('error', onError);
-  const shared = new SharedClients(connection, config.sharedConnections ?? 4, onError);
-  const db = new Kysely<Schema>({ dialect: new PipelinedPostgresDialect({ pool, shared }) });
-  registerDirectStatements(db, singleStatementRunner(pool, shared));
+  const options: DriverOptions = {
+    pool,
+    shared: budget.shared > 0 ? new SharedClients(connection, budget.shared, onError) : undefined,
+    prepared: !behindPooler,
+    transactionPrelude: behindPooler ? `; set local statement_timeout = ${Math.floor(statementTimeout)}` : '',
+  };
+  const db = new Kysely<Schema>({ dialect: new PipelinedPostgresDialect(options) });
+  registerDirectStatements(db, singleStatementRunner(options));
+
+  /**
+   * Migrations take a session-level advisory lock, so they run on one plain connection of their
+   * own, straight to the server (never through a pooler), opened for the run and closed after
+   * it. No statement timeout: building an index on a large table may legitimately take minutes.
+   */
+  async function withDirect<T>(work: (direct: Kysely<Schema>) => Promise<T>): Promise<T> {
+    const direct = new pg.Pool({
+      ...base,
+      connectionString: config.directUrl ?? databaseUrl,
+      max: 1,
+    });
+    direct.on('error', onError);
+    const directDb = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: direct }) });
+    try {
+      return await work(directDb);
+    } finally {
+      await directDb.destroy();
+    }
+  }
+
   return {
     db,
     kind: 'postgres',
     ping: (timeoutMs = 2_000) => withTimeout(sql`select 1`.execute(db), timeoutMs),
-    async migrate() {
-      // Migrations take a session-level advisory lock: they need one plain connection of their own.
-      const migrations = new pg.Pool({ ...connection, max: 1 });
-      migrations.on('error', onError);
-      const migrationDb = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: migrations }) });
-      try {
-        await migrateToLatest(migrationDb);
-      } finally {
-        await migrationDb.destroy();
-      }
-    },
+    migrate: () => withDirect((direct) => migrateToLatest(direct)),
+    checkMigrations: () => withDirect((direct) => checkMigrations(direct)),
     close: () => db.destroy(),
   };
 }
@@ -87,9 +146,8 @@ async function createEmbedded(dataDir: string | undefined): Promise<Database> {
     db,
     kind: 'embedded',
     ping: (timeoutMs = 2_000) => withTimeout(sql`select 1`.execute(db), timeoutMs),
-    migrate: async () => {
-      await migrateToLatest(db);
-    },
+    migrate: () => migrateToLatest(db),
+    checkMigrations: () => checkMigrations(db),
     close: async () => {
       await db.destroy();
       await client.close();

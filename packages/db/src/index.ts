@@ -1,11 +1,18 @@
-export { createDatabase, type Database, type DatabaseConfig, type Db } from './client';
+export { connectionBudget, createDatabase, type Database, type DatabaseConfig, type Db } from './client';
 export { isDatabaseUnavailable, isForeignKeyViolation, isUniqueViolation } from './errors';
 export { isUuid, uuidv7 } from './ids';
 export { likeContains } from './like';
-export { migrateToLatest } from './migrate';
+export {
+  checkMigrations,
+  MigrationMismatchError,
+  type MigrationReport,
+  migrateToLatest,
+  type ReleaseMigration,
+} from './migrate';
 export * from './repositories/artists';
+export * from './repositories/housekeeping';
 export * from './repositories/locks';
-export * from './repositories/login-failures';
+export * from './repositories/login-throttle';
 export * from './repositories/playlists';
 export { countRows } from './repositories/row-counts';
 export * from './repositories/sessions';

@@ -15,7 +15,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import { isDatabaseUnavailable } from './errors';
-import { statementFor } from './prepared';
+import { isStalePlan, renewStatement, type Statement, statementFor } from './prepared';
 
 /**
  * Kysely over node-postgres, built for throughput on few cores:
@@ -28,20 +28,36 @@ import { statementFor } from './prepared';
  *   reach the disk, and on a pipelined client every read queued behind would wait as well: a
  *   slow flush (milliseconds normally, hundreds on a busy shared disk) stalled all reads.
  *   Reads never wait for another request's commit.
- * - Every statement is a named prepared statement (parsed and planned once per connection).
+ * - Single statements on a server connection of our own are named prepared statements (parsed
+ *   and planned once per connection). Behind a transaction-mode pooler a "connection" is a
+ *   different server connection from one statement to the next, so a name prepared on one is
+ *   unknown (or already taken) on another: there every statement is unnamed. Statements in a
+ *   transaction are always unnamed: a plan cached across a schema change fails with "cached
+ *   plan must not change result type", which a single statement can retry but a transaction
+ *   cannot.
  *
  * Kysely hands out a connection before it knows whether a transaction follows; the
  * connection here binds to a pooled client only when `beginTransaction` is called.
  * Session-scoped state (advisory locks, SET) must not be used through this driver outside a
- * transaction: migrations therefore run through a separate, plain pool (see client.ts).
+ * transaction: migrations therefore run on a connection of their own (see client.ts).
  */
+export interface DriverOptions {
+  pool: pg.Pool;
+  /** Pipelined clients for single reads; none: every statement goes through the pool. */
+  shared: SharedClients | undefined;
+  /** Name single statements (prepared once per connection); false behind a pooler. */
+  prepared: boolean;
+  /** Sent with `begin`, in the same round trip (behind a pooler: the statement timeout). */
+  transactionPrelude: string;
+}
+
 export class PipelinedPostgresDialect implements Dialect {
-  constructor(private readonly options: { pool: pg.Pool; shared: SharedClients }) {}
+  constructor(private readonly options: DriverOptions) {}
   createAdapter(): DialectAdapter {
     return new PostgresAdapter();
   }
   createDriver(): Driver {
-    return new PipelinedDriver(this.options.pool, this.options.shared);
+    return new PipelinedDriver(this.options);
   }
   createQueryCompiler(): QueryCompiler {
     return new PostgresQueryCompiler();
@@ -156,22 +172,39 @@ interface Corkable {
  * pipelined one. What a Kysely connection does for it, and what `runSql` (sql.ts) calls directly.
  */
 async function runSingleStatement<R>(
-  pool: pg.Pool,
-  shared: SharedClients,
+  options: DriverOptions,
   text: string,
   values: readonly unknown[],
 ): Promise<QueryResult<R>> {
   const statement = statementFor(text);
-  const config = { name: statement.name, text, values: values as unknown[] };
-  if (statement.mayWrite) return toResult<R>(await pool.query(config));
-  const client = await shared.get();
+  try {
+    return await runOnce<R>(options, statement, text, values);
+  } catch (error) {
+    // A column was added (or changed) since this connection prepared the statement: prepare it
+    // again under a new name. Nothing ran: the error comes before execution.
+    if (!options.prepared || !isStalePlan(error)) throw error;
+    return runOnce<R>(options, renewStatement(text), text, values);
+  }
+}
+
+async function runOnce<R>(
+  options: DriverOptions,
+  statement: Statement,
+  text: string,
+  values: readonly unknown[],
+): Promise<QueryResult<R>> {
+  const config = options.prepared
+    ? { name: statement.name, text, values: values as unknown[] }
+    : { text, values: values as unknown[] };
+  if (statement.mayWrite || !options.shared) return toResult<R>(await options.pool.query(config));
+  const client = await options.shared.get();
   coalesceWrites(client);
   return toResult<R>(await client.query(config));
 }
 
 /** A statement runner bound to one database's pool and shared clients. */
-export function singleStatementRunner(pool: pg.Pool, shared: SharedClients) {
-  return <R>(text: string, values: readonly unknown[]) => runSingleStatement<R>(pool, shared, text, values);
+export function singleStatementRunner(options: DriverOptions) {
+  return <R>(text: string, values: readonly unknown[]) => runSingleStatement<R>(options, text, values);
 }
 
 class LazyConnection implements DatabaseConnection {
@@ -186,20 +219,12 @@ class LazyConnection implements DatabaseConnection {
   readonly onExclusiveError = () => {
     this.broken = true;
   };
-  constructor(
-    private readonly shared: SharedClients,
-    private readonly pool: pg.Pool,
-  ) {}
+  constructor(private readonly options: DriverOptions) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    if (!this.exclusive) return runSingleStatement<R>(this.pool, this.shared, query.sql, query.parameters);
-    const statement = statementFor(query.sql);
+    if (!this.exclusive) return runSingleStatement<R>(this.options, query.sql, query.parameters);
     try {
-      const result = await this.exclusive.query({
-        name: statement.name,
-        text: query.sql,
-        values: query.parameters as unknown[],
-      });
+      const result = await this.exclusive.query({ text: query.sql, values: query.parameters as unknown[] });
       return toResult<R>(result);
     } catch (error) {
       if (isDatabaseUnavailable(error)) this.broken = true;
@@ -214,26 +239,24 @@ class LazyConnection implements DatabaseConnection {
 }
 
 class PipelinedDriver implements Driver {
-  constructor(
-    private readonly pool: pg.Pool,
-    private readonly shared: SharedClients,
-  ) {}
+  constructor(private readonly options: DriverOptions) {}
 
   async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    return new LazyConnection(this.shared, this.pool);
+    return new LazyConnection(this.options);
   }
 
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
     const lazy = connection as LazyConnection;
-    lazy.exclusive = await this.pool.connect();
+    lazy.exclusive = await this.options.pool.connect();
     lazy.exclusive.on('error', lazy.onExclusiveError);
     const modes = [
       settings.isolationLevel ? `isolation level ${settings.isolationLevel}` : '',
       settings.accessMode ?? '',
     ].filter(Boolean);
-    await lazy.executeQuery(CompiledQuery.raw(`begin${modes.length ? ` ${modes.join(' ')}` : ''}`));
+    const begin = `begin${modes.length ? ` ${modes.join(' ')}` : ''}`;
+    await lazy.executeQuery(CompiledQuery.raw(`${begin}${this.options.transactionPrelude}`));
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
@@ -253,6 +276,6 @@ class PipelinedDriver implements Driver {
   }
 
   async destroy(): Promise<void> {
-    await Promise.all([this.shared.end(), this.pool.end()]);
+    await Promise.all([this.options.shared?.end(), this.options.pool.end()]);
   }
 }

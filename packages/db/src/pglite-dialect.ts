@@ -13,6 +13,7 @@ import {
   type QueryCompiler,
   type QueryResult,
 } from 'kysely';
+import { mayWrite } from './prepared';
 
 /**
  * Kysely over embedded PGlite. PGlite is one Postgres backend with a single session, so the
@@ -96,7 +97,12 @@ class PGliteConnection implements DatabaseConnection {
       rowMode: 'object',
     });
     const kind = compiledQuery.query.kind;
-    const changes = kind === 'InsertQueryNode' || kind === 'UpdateQueryNode' || kind === 'DeleteQueryNode';
+    // Written-out statements (runSql) are raw nodes: whether they change data is read from the text.
+    const changes =
+      kind === 'InsertQueryNode' ||
+      kind === 'UpdateQueryNode' ||
+      kind === 'DeleteQueryNode' ||
+      (kind === 'RawNode' && mayWrite(compiledQuery.sql));
     return {
       rows: result.rows,
       ...(changes && result.affectedRows !== undefined

@@ -42,6 +42,22 @@ export interface LoginFailuresTable {
   created_at: CreatedAt;
 }
 
+/** One window per email and per client address (see the login-throttle migration). */
+export interface LoginThrottleTable {
+  scope: 'email' | 'address';
+  subject: string;
+  window_started_at: Date;
+  attempts: number;
+}
+
+/** When each clean-up job may run next (one instance claims each period). */
+export interface HousekeepingTable {
+  job: string;
+  next_run_at: Date;
+  last_run_at: Date | null;
+  last_removed: number | null;
+}
+
 export interface ArtistsTable {
   id: string;
   name: string;
@@ -103,7 +119,10 @@ export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   refresh_tokens: RefreshTokensTable;
+  /** Read by the release before the login-throttle migration only; emptied by the clean-up. */
   login_failures: LoginFailuresTable;
+  login_throttle: LoginThrottleTable;
+  housekeeping: HousekeepingTable;
   artists: ArtistsTable;
   songs: SongsTable;
   song_artists: SongArtistsTable;

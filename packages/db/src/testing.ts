@@ -8,36 +8,79 @@ const STALE_AFTER_MS = 2 * 60 * 60 * 1000;
 export interface TestDatabase extends Database {
   /** The URL of this test's own database (PostgreSQL only), for a second API instance. */
   url: string | undefined;
+  /** The server's own URL for this database (differs from `url` behind a pooler). */
+  directUrl: string | undefined;
+  pooler: 'none' | 'transaction';
+}
+
+/**
+ * How tests reach a PostgreSQL server: TEST_DATABASE_URL, or, with
+ * TEST_DATABASE_POOLER=transaction, TEST_DATABASE_URL naming a transaction-mode pooler in front
+ * of the server named by TEST_DATABASE_DIRECT_URL (databases are created and dropped there, and
+ * migrations run there; everything else goes through the pooler).
+ */
+export interface TestServer {
+  url: string;
+  directUrl: string;
+  pooler: 'none' | 'transaction';
+}
+
+export function testServer(): TestServer | undefined {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) return undefined;
+  const pooler = process.env.TEST_DATABASE_POOLER === 'transaction' ? 'transaction' : 'none';
+  const directUrl = process.env.TEST_DATABASE_DIRECT_URL ?? url;
+  if (pooler === 'transaction' && !process.env.TEST_DATABASE_DIRECT_URL) {
+    throw new Error('TEST_DATABASE_POOLER=transaction needs TEST_DATABASE_DIRECT_URL (the server behind it)');
+  }
+  return { url, directUrl, pooler };
+}
+
+/** `url` with its database name replaced. */
+export function withDatabase(url: string, name: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${name}`;
+  return parsed.toString();
 }
 
 /**
  * A fresh, migrated database for one test file: its own database on the PostgreSQL server
- * named by TEST_DATABASE_URL when that is set, otherwise an in-memory embedded one.
- * `close()` drops it again.
+ * named by TEST_DATABASE_URL when that is set (see testServer), otherwise an in-memory embedded
+ * one. `close()` drops it again.
  */
-export async function createTestDatabase(): Promise<TestDatabase> {
-  const serverUrl = process.env.TEST_DATABASE_URL;
-  if (!serverUrl) {
+export async function createTestDatabase(options: { migrate?: boolean } = {}): Promise<TestDatabase> {
+  const migrate = options.migrate ?? true;
+  const server = testServer();
+  if (!server) {
     const database = await createDatabase({});
-    await database.migrate();
-    return { ...database, url: undefined };
+    if (migrate) await database.migrate();
+    return { ...database, url: undefined, directUrl: undefined, pooler: 'none' };
   }
 
   const name = `${PREFIX}${Date.now()}_${randomBytes(4).toString('hex')}`;
-  await withAdmin(serverUrl, async (admin) => {
+  await withAdmin(server.directUrl, async (admin) => {
     await dropStaleDatabases(admin);
     await admin.query(`create database "${name}"`);
   });
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const database = await createDatabase({ databaseUrl: url.toString(), poolMax: 5 });
-  await database.migrate();
+  const url = withDatabase(server.url, name);
+  const directUrl = withDatabase(server.directUrl, name);
+  const database = await createDatabase({
+    databaseUrl: url,
+    directUrl,
+    pooler: server.pooler,
+    poolMax: 6,
+  });
+  if (migrate) await database.migrate();
   return {
     ...database,
-    url: url.toString(),
+    url,
+    directUrl,
+    pooler: server.pooler,
     close: async () => {
       await database.close();
-      await withAdmin(serverUrl, (admin) => admin.query(`drop database if exists "${name}" with (force)`));
+      await withAdmin(server.directUrl, (admin) =>
+        admin.query(`drop database if exists "${name}" with (force)`),
+      );
     },
   };
 }

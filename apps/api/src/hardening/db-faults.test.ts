@@ -153,7 +153,7 @@ describeFaults(`database faults on a throwaway PostgreSQL${unavailable ? ` (${un
   afterAll(async () => {
     for (const child of children)
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await Promise.all(servers.map((server) => server.close(500).catch(() => {})));
+    await Promise.all(servers.map((server) => server.close({ graceMs: 500 }).catch(() => {})));
     await Promise.all(databases.map((database) => database.close().catch(() => {})));
     await Promise.all(outsiders.map((client) => client.end().catch(() => {})));
     await pgi?.destroy();
@@ -509,7 +509,8 @@ describeFaults(`database faults on a throwaway PostgreSQL${unavailable ? ` (${un
       );
       expect(rows).toEqual(expected);
       await endOutside(observer);
-      for (const result of started) await (result as PromiseFulfilledResult<RunningServer>).value.close(500);
+      for (const result of started)
+        await (result as PromiseFulfilledResult<RunningServer>).value.close({ graceMs: 500 });
     }
   }, 45_000);
 });

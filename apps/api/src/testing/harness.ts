@@ -23,7 +23,8 @@ export function testEnv(overrides: Partial<Env> = {}): Env {
     MIGRATE_ON_START: 'true',
     ACCESS_TOKEN_TTL_SECONDS: 86_400,
     SHUTDOWN_DELAY_SECONDS: 0,
-    HOUSEKEEPING_INTERVAL_SECONDS: 300,
+    // Off: a clean-up at a random moment would change rows under the tests' feet.
+    HOUSEKEEPING_INTERVAL_SECONDS: 0,
     HOUSEKEEPING_BATCH_SIZE: 5_000,
     jwtSecret: TEST_SECRET,
     jwtSecretSource: 'configured',
@@ -142,13 +143,13 @@ export async function startTestApi(overrides: Partial<Env> = {}): Promise<TestAp
     signUp,
     async startSibling(siblingOverrides = {}) {
       const sibling = await startServer(testEnv({ ...overrides, ...siblingOverrides }), { database });
-      const close = () => sibling.close(1_000);
+      const close = () => sibling.close({ graceMs: 1_000 });
       siblings.push(close);
       return { ...createClient(`${sibling.url}/v1`), close };
     },
     async close() {
       await Promise.all(siblings.map((close) => close()));
-      await server.close(1_000);
+      await server.close({ graceMs: 1_000 });
       await database.close();
     },
   };

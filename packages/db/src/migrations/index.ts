@@ -1,18 +1,22 @@
-import type { Migration } from 'kysely/migration';
+import type { ReleaseMigration } from '../migrate';
 import * as usersAndSessions from './2026-11-22T10-00-users-and-sessions';
 import * as catalogue from './2026-11-22T11-00-catalogue';
 import * as rowCounts from './2026-11-22T12-00-row-counts';
 import * as songSearch from './2026-11-23T10-00-song-search';
 import * as catalogueVersion from './2026-11-23T11-00-catalogue-version';
+import * as loginThrottle from './2026-11-23T23-00-login-throttle';
+import * as housekeeping from './2026-11-23T23-10-housekeeping';
 
 /**
  * Every migration, in order. Listed statically (not read from a folder) so the bundled API
  * carries them and no file-system layout can change what runs.
  */
-export const migrations: Record<string, Migration> = {
+export const migrations: Record<string, ReleaseMigration> = {
   '2026-11-22T10-00-users-and-sessions': usersAndSessions,
   '2026-11-22T11-00-catalogue': catalogue,
   '2026-11-22T12-00-row-counts': rowCounts,
   '2026-11-23T10-00-song-search': songSearch,
   '2026-11-23T11-00-catalogue-version': catalogueVersion,
+  '2026-11-23T23-00-login-throttle': loginThrottle,
+  '2026-11-23T23-10-housekeeping': housekeeping,
 };

@@ -4,15 +4,25 @@ import { likeContains } from '../like';
 import type { ArtistRow, ArtistsTable } from '../schema';
 import { countRows } from './row-counts';
 
+/** Named, not `*`: see USER_COLUMNS. */
+const ARTIST_COLUMNS = [
+  'artists.id',
+  'artists.name',
+  'artists.bio',
+  'artists.user_id',
+  'artists.created_at',
+  'artists.updated_at',
+] as const;
+
 export type NewArtist = Omit<ArtistRow, 'created_at' | 'updated_at'>;
 export type ArtistUpdate = Partial<Pick<ArtistsTable, 'name' | 'bio' | 'user_id'>>;
 
 export async function insertArtist(db: Db, artist: NewArtist): Promise<ArtistRow> {
-  return db.insertInto('artists').values(artist).returningAll().executeTakeFirstOrThrow();
+  return db.insertInto('artists').values(artist).returning(ARTIST_COLUMNS).executeTakeFirstOrThrow();
 }
 
 export async function findArtistById(db: Db, id: string): Promise<ArtistRow | undefined> {
-  return db.selectFrom('artists').selectAll().where('id', '=', id).executeTakeFirst();
+  return db.selectFrom('artists').select(ARTIST_COLUMNS).where('id', '=', id).executeTakeFirst();
 }
 
 export async function hasAnyArtist(db: Db): Promise<boolean> {
@@ -51,7 +61,13 @@ export async function listArtists(
   if (args.search) query = query.where('name', 'ilike', likeContains(args.search));
   if (args.userId) query = query.where('user_id', '=', args.userId);
   const [rows, total] = await Promise.all([
-    query.selectAll().orderBy('name').orderBy('id').limit(args.limit).offset(args.offset).execute(),
+    query
+      .select(ARTIST_COLUMNS)
+      .orderBy('name')
+      .orderBy('id')
+      .limit(args.limit)
+      .offset(args.offset)
+      .execute(),
     args.search || args.userId
       ? query
           .select(sql<number>`count(*)::int`.as('total'))
@@ -67,7 +83,7 @@ export async function updateArtist(db: Db, id: string, patch: ArtistUpdate): Pro
     .updateTable('artists')
     .set({ ...patch, updated_at: new Date() })
     .where('id', '=', id)
-    .returningAll()
+    .returning(ARTIST_COLUMNS)
     .executeTakeFirst();
 }
 

@@ -2,70 +2,89 @@ import type { Db } from '../client';
 import type { UserRow } from '../schema';
 import { runSql } from '../sql';
 
-export async function recordLoginFailure(db: Db, failure: { email: string; address: string }): Promise<void> {
-  await db.insertInto('login_failures').values(failure).execute();
+/** An attempt's place in its window: the count including it, and when the window ends. */
+export interface ThrottleWindow {
+  attempts: number;
+  /** Whole seconds until the window ends (at least 1), by the database's clock. */
+  retryAfterSeconds: number;
 }
 
-export interface FailureWindow {
-  count: number;
-  /** When the oldest failure in the window was recorded (null when none). */
-  oldest: Date | null;
-}
-
-/** What a sign-in needs to know before it verifies a password. */
-export interface SignInState {
+/** What a sign-in knows before it verifies a password. */
+export interface SignInAttempt {
   /** The account with this email, if there is one. */
   user: UserRow | undefined;
-  /** Failures recorded since `since` for this email, and for this client address. */
-  failures: { email: FailureWindow; address: FailureWindow };
+  /** The windows of this email and this client address, this attempt counted. */
+  email: ThrottleWindow;
+  address: ThrottleWindow;
 }
 
 /**
- * The account and both throttle windows in one statement: the read every sign-in attempt makes
- * before its password is verified. Written once here rather than built per request, and one
- * statement rather than two, because that work shares the cores with the hashing (README,
- * Performance). Always one row: the counts, and the account's columns (all null for an email no
- * account has).
+ * Counts one sign-in attempt for the email and for the client address, and reads the account,
+ * in one statement, before any password is verified. Each counter is one row updated in place
+ * (`on conflict do update` locks it), so of N simultaneous attempts, on any number of
+ * instances, each gets a distinct count: the caller checks the password only when both counts
+ * are within their limits. A window starts at its first attempt and ends `windowSeconds` later on
+ * the database's clock; an application server's clock plays no part.
+ *
+ * The two rows are always locked in the same order (email, then address), so concurrent
+ * attempts cannot deadlock on them.
  */
-const SIGN_IN_STATE_SQL = `select u.id, u.username, u.email, u.password_hash, u.role, u.created_at, u.updated_at,
-    f.email_count, f.email_oldest, f.address_count, f.address_oldest
-  from (select (count(*) filter (where email = $1))::int as email_count,
-               min(created_at) filter (where email = $1) as email_oldest,
-               (count(*) filter (where address = $2))::int as address_count,
-               min(created_at) filter (where address = $2) as address_oldest
-          from login_failures
-         where created_at > $3 and (email = $1 or address = $2)) f
+const COUNT_ATTEMPT_SQL = `with attempt as (
+    insert into login_throttle as t (scope, subject, window_started_at, attempts)
+    values ('email', $1, now(), 1), ('address', $2, now(), 1)
+    on conflict (scope, subject) do update set
+      window_started_at = case when t.window_started_at <= now() - make_interval(secs => $3)
+                               then now() else t.window_started_at end,
+      attempts = case when t.window_started_at <= now() - make_interval(secs => $3)
+                      then 1 else t.attempts + 1 end
+    returning t.scope, t.attempts,
+      greatest(1, ceil(extract(epoch from t.window_started_at + make_interval(secs => $3) - now())))::int
+        as retry_after
+  )
+  select u.id, u.username, u.email, u.password_hash, u.role, u.created_at, u.updated_at,
+    e.attempts as email_attempts, e.retry_after as email_retry_after,
+    a.attempts as address_attempts, a.retry_after as address_retry_after
+  from (select attempts, retry_after from attempt where scope = 'email') e
+  cross join (select attempts, retry_after from attempt where scope = 'address') a
   left join users u on u.email = $1`;
 
 /** The account's columns are typed as present: they are read only when `id` is not null. */
-interface SignInStateRow extends Omit<UserRow, 'id'> {
+interface AttemptRow extends Omit<UserRow, 'id'> {
   id: string | null;
-  email_count: number;
-  email_oldest: Date | null;
-  address_count: number;
-  address_oldest: Date | null;
+  email_attempts: number;
+  email_retry_after: number;
+  address_attempts: number;
+  address_retry_after: number;
 }
 
-export async function findSignInState(
+export async function countSignInAttempt(
   db: Db,
-  args: { email: string; address: string; since: Date },
-): Promise<SignInState> {
-  const { rows } = await runSql<SignInStateRow>(db, SIGN_IN_STATE_SQL, [
+  args: { email: string; address: string; windowSeconds: number },
+): Promise<SignInAttempt> {
+  const { rows } = await runSql<AttemptRow>(db, COUNT_ATTEMPT_SQL, [
     args.email,
     args.address,
-    args.since,
+    args.windowSeconds,
   ]);
-  const row = rows[0]!;
-  const { email_count, email_oldest, address_count, address_oldest, id, ...account } = row;
+  const { id, email_attempts, email_retry_after, address_attempts, address_retry_after, ...account } =
+    rows[0]!;
   return {
     user: id === null ? undefined : { id, ...account },
-    failures: {
-      email: { count: Number(email_count), oldest: email_oldest },
-      address: { count: Number(address_count), oldest: address_oldest },
-    },
+    email: { attempts: email_attempts, retryAfterSeconds: email_retry_after },
+    address: { attempts: address_attempts, retryAfterSeconds: address_retry_after },
   };
 }
 
-export async function pruneLoginFailures(db: Db, before: Date): Promise<void> {
-  await db.deleteFrom('login_failures').where('created_at', '<', before).execute();
+/**
+ * A successful sign-in was not a failure: it comes off its address's count (a busy office or a
+ * proxy that signs many people in must not lock itself out). Its own statement, after the
+ * email's window was cleared, so no statement ever locks the address row before an email row.
+ */
+export async function uncountSignInAttempt(db: Db, address: string): Promise<void> {
+  await runSql(
+    db,
+    `update login_throttle set attempts = attempts - 1
+      where scope = 'address' and subject = $1 and attempts > 0`,
+    [address],
+  );
 }

@@ -3,6 +3,17 @@ import type { Db } from '../client';
 import type { PlaylistRow, PlaylistsTable } from '../schema';
 import { countRows } from './row-counts';
 
+/** Named, not `*`: see USER_COLUMNS. */
+const PLAYLIST_COLUMNS = [
+  'playlists.id',
+  'playlists.user_id',
+  'playlists.name',
+  'playlists.description',
+  'playlists.is_public',
+  'playlists.created_at',
+  'playlists.updated_at',
+] as const;
+
 export type NewPlaylist = Omit<PlaylistRow, 'created_at' | 'updated_at'>;
 export type PlaylistUpdate = Partial<Pick<PlaylistsTable, 'name' | 'description' | 'is_public'>>;
 
@@ -16,7 +27,7 @@ export async function findPlaylistsWithSongs(db: Db, ids: readonly string[]): Pr
   if (ids.length === 0) return [];
   const rows = await db
     .selectFrom('playlists')
-    .selectAll('playlists')
+    .select(PLAYLIST_COLUMNS)
     .select(
       sql<string[]>`coalesce((
         select array_agg(ps.song_id order by ps.position)::text[]
@@ -39,7 +50,12 @@ export async function findPlaylistById(db: Db, id: string): Promise<PlaylistWith
  * queue behind it); undefined when it does not exist.
  */
 export async function lockPlaylist(db: Db, id: string): Promise<PlaylistRow | undefined> {
-  return db.selectFrom('playlists').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+  return db
+    .selectFrom('playlists')
+    .select(PLAYLIST_COLUMNS)
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 /** Ordered by created_at, then id; all playlists, one user's, and/or only the public ones. */
@@ -63,7 +79,7 @@ export async function listPlaylistIds(
 }
 
 export async function insertPlaylist(db: Db, playlist: NewPlaylist): Promise<PlaylistRow> {
-  return db.insertInto('playlists').values(playlist).returningAll().executeTakeFirstOrThrow();
+  return db.insertInto('playlists').values(playlist).returning(PLAYLIST_COLUMNS).executeTakeFirstOrThrow();
 }
 
 export async function updatePlaylist(
@@ -75,7 +91,7 @@ export async function updatePlaylist(
     .updateTable('playlists')
     .set({ ...patch, updated_at: new Date() })
     .where('id', '=', id)
-    .returningAll()
+    .returning(PLAYLIST_COLUMNS)
     .executeTakeFirst();
 }
 

@@ -100,7 +100,12 @@ describe('repeated searches', () => {
   it.runIf(process.env.TEST_DATABASE_URL)(
     'see changes made through another instance on the same database',
     async () => {
-      const other: Database = await createDatabase({ databaseUrl: database.url!, poolMax: 2 });
+      const other: Database = await createDatabase({
+        databaseUrl: database.url,
+        directUrl: database.directUrl,
+        pooler: database.pooler,
+        poolMax: 2,
+      });
       try {
         const search = (db: Database['db']) => listSongIds(db, { search: 'magnetar', limit: 10, offset: 0 });
         expect((await search(database.db)).total).toBe(0);

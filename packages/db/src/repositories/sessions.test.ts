@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uuidv7 } from '../ids';
 import { createTestDatabase, type TestDatabase } from '../testing';
-import { findSignInState, pruneLoginFailures, recordLoginFailure } from './login-failures';
+import { countSignInAttempt, uncountSignInAttempt } from './login-throttle';
 import {
   findSessionUser,
   insertRefreshToken,
@@ -80,37 +80,36 @@ describe('sessions repository', () => {
   });
 });
 
-describe('login failures repository', () => {
-  it('reads the account and the failures per email and per address within the window', async () => {
-    const email = `${uuidv7()}@example.com`;
-    const address = `198.51.100.${Math.floor(Math.random() * 250)}-${uuidv7()}`;
-    await recordLoginFailure(database.db, { email, address });
-    await recordLoginFailure(database.db, { email, address: 'elsewhere' });
-    await recordLoginFailure(database.db, { email: 'other@example.com', address });
-    const before = await findSignInState(database.db, {
-      email,
-      address,
-      since: new Date(Date.now() - 60_000),
-    });
+describe('login throttle repository', () => {
+  const fresh = () => ({
+    email: `${uuidv7()}@example.com`,
+    address: `198.51.100.${Math.floor(Math.random() * 250)}-${uuidv7()}`,
+  });
+
+  it('counts every attempt per email and per address, and reads the account in the same statement', async () => {
+    const { email, address } = fresh();
+    const first = await countSignInAttempt(database.db, { email, address, windowSeconds: 900 });
     // No account has this email yet: the counts still come back.
-    expect(before.user).toBeUndefined();
-    const counts = before.failures;
-    expect(counts.email.count).toBe(2);
-    expect(counts.address.count).toBe(2);
-    expect(counts.email.oldest).toBeInstanceOf(Date);
-    const later = await findSignInState(database.db, {
-      email,
-      address,
-      since: new Date(Date.now() + 60_000),
-    });
-    expect(later.failures.email).toEqual({ count: 0, oldest: null });
-    // A sign-in clears the email's failures, in the statement that starts the session.
+    expect(first.user).toBeUndefined();
+    expect(first.email).toEqual({ attempts: 1, retryAfterSeconds: 900 });
+    expect(first.address.attempts).toBe(1);
+    await countSignInAttempt(database.db, { email, address: 'elsewhere', windowSeconds: 900 });
+    const third = await countSignInAttempt(database.db, { email: `x${email}`, address, windowSeconds: 900 });
+    expect(third.email.attempts).toBe(1);
+    expect(third.address.attempts).toBe(2);
+
     const user = uuidv7();
     await insertUser(database.db, { id: user, username: 'u', email, password_hash: 'x', role: 'user' });
-    const found = await findSignInState(database.db, { email, address, since: new Date(0) });
+    const found = await countSignInAttempt(database.db, { email, address, windowSeconds: 900 });
     expect(found.user).toMatchObject({ id: user, username: 'u', email, password_hash: 'x', role: 'user' });
     expect(found.user?.created_at).toBeInstanceOf(Date);
-    expect(found.failures.email.count).toBe(2);
+    expect(found.email.attempts).toBe(3);
+    expect(found.address.attempts).toBe(3);
+    expect(found.email.retryAfterSeconds).toBeGreaterThan(890);
+    expect(found.email.retryAfterSeconds).toBeLessThanOrEqual(900);
+
+    // A sign-in clears this email's window (and only this one's), in the statement that starts
+    // the session, and takes its attempt off the address.
     const sessionId = uuidv7();
     const refreshTokenHash = `hash-${uuidv7()}`;
     await startSession(database.db, {
@@ -120,18 +119,48 @@ describe('login failures repository', () => {
       refreshTokenHash,
       email,
     });
+    await uncountSignInAttempt(database.db, address);
+    const after = await countSignInAttempt(database.db, { email, address, windowSeconds: 900 });
+    expect(after.email.attempts).toBe(1);
+    expect(after.address.attempts).toBe(3);
     expect(
-      (await findSignInState(database.db, { email, address, since: new Date(0) })).failures.email.count,
-    ).toBe(0);
+      (await countSignInAttempt(database.db, { email: `x${email}`, address, windowSeconds: 900 })).email
+        .attempts,
+    ).toBe(2);
     expect(await findSessionUser(database.db, sessionId, user)).toMatchObject({ id: user });
     expect(await rotateRefreshToken(database.db, refreshTokenHash)).toEqual({
       kind: 'rotated',
       sessionId,
       userId: user,
     });
-    await pruneLoginFailures(database.db, new Date(Date.now() + 1000));
-    expect(
-      (await findSignInState(database.db, { email, address, since: new Date(0) })).failures.address.count,
-    ).toBe(0);
+  });
+
+  it('gives simultaneous attempts distinct counts: none is lost, none counted twice', async () => {
+    const { email, address } = fresh();
+    const attempts = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        countSignInAttempt(database.db, { email, address: `${address}-${i % 3}`, windowSeconds: 900 }),
+      ),
+    );
+    expect(attempts.map((a) => a.email.attempts).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 30 }, (_, i) => i + 1),
+    );
+    for (let i = 0; i < 3; i++) {
+      const mine = attempts.filter((_, j) => j % 3 === i).map((a) => a.address.attempts);
+      expect(mine.sort((a, b) => a - b)).toEqual(Array.from({ length: 10 }, (_, k) => k + 1));
+    }
+  });
+
+  it('starts a new window when the last one ended, by the database clock', async () => {
+    const { email, address } = fresh();
+    await countSignInAttempt(database.db, { email, address, windowSeconds: 1 });
+    expect((await countSignInAttempt(database.db, { email, address, windowSeconds: 1 })).email).toEqual({
+      attempts: 2,
+      retryAfterSeconds: 1,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect((await countSignInAttempt(database.db, { email, address, windowSeconds: 1 })).email.attempts).toBe(
+      1,
+    );
   });
 });

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../client';
 import type { Role } from '../schema';
 import { runSql } from '../sql';
@@ -10,8 +11,9 @@ export async function insertSession(db: Db, session: { id: string; userId: strin
 }
 
 /**
- * A successful sign-in's writes as one atomic statement: the email's failures cleared, the
- * session and its first refresh token inserted. One round trip on a shared connection instead of
+ * A successful sign-in's writes as one atomic statement: the email's throttle window cleared
+ * (the account's owner proved themselves; only that email's window), the session and its first
+ * refresh token inserted. One round trip on a shared connection instead of
  * a pooled transaction of five.
  */
 export async function startSession(
@@ -27,7 +29,7 @@ export async function startSession(
   ]);
 }
 
-const START_SESSION_SQL = `with cleared as (delete from login_failures where email = $1),
+const START_SESSION_SQL = `with cleared as (delete from login_throttle where scope = 'email' and subject = $1),
 session as (insert into sessions (id, user_id, expires_at) values ($2, $3, $4) returning id, expires_at)
 insert into refresh_tokens (token_hash, session_id, expires_at) select $5, id, expires_at from session`;
 
@@ -100,7 +102,7 @@ export async function rotateRefreshToken(db: Db, hash: string): Promise<RefreshO
     .whereRef('s.id', '=', 't.session_id')
     .where('t.token_hash', '=', hash)
     .where('t.rotated_at', 'is', null)
-    .where('t.expires_at', '>', new Date())
+    .where('t.expires_at', '>', sql<Date>`now()`)
     .where('s.revoked_at', 'is', null)
     .returning(['t.session_id', 's.user_id'])
     .executeTakeFirst();

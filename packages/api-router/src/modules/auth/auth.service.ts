@@ -1,5 +1,4 @@
 import {
-  ACCESS_TOKEN_TTL_SECONDS,
   generateRefreshToken,
   hashPassword,
   hashToken,
@@ -7,19 +6,18 @@ import {
   verifyPassword,
 } from '@music/auth';
 import {
+  countSignInAttempt,
   type Db,
   extendSession,
   findSessionUser,
-  findSignInState,
   findUserByEmail,
   insertRefreshToken,
   insertUser,
-  pruneLoginFailures,
-  recordLoginFailure,
   revokeSession,
   rotateRefreshToken,
-  type SignInState,
+  type SignInAttempt,
   startSession,
+  uncountSignInAttempt,
   updateUser,
   uuidv7,
 } from '@music/db';
@@ -56,48 +54,43 @@ function tokenResponse(
     accessToken: ctx.tokens.signAccessTokenSync({ sub: user.id, role: user.role, sid: sessionId }),
     refreshToken,
     tokenType: 'Bearer',
-    expiresIn: ACCESS_TOKEN_TTL_SECONDS,
+    expiresIn: ctx.tokens.accessTokenTtlSeconds,
     user: toUser(user),
   };
 }
 
 /**
- * Throttling lives in the database so every API instance sees the same counts. Checked before
- * the password: a throttled email gets 429 even with the right password, until its window ends.
+ * Throttling lives in the database so every API instance sees the same counts. Every attempt is
+ * counted before its password is looked at (see countSignInAttempt): an email or an address over
+ * its limit gets 429 even with the right password, until its window ends, and of any number of
+ * simultaneous attempts no more than the limit are checked.
  */
-function assertNotThrottled(ctx: Context, failures: SignInState['failures']): void {
-  const { loginMaxFailuresPerEmail, loginMaxFailuresPerAddress, loginWindowSeconds } = ctx.settings;
-  const windowMs = loginWindowSeconds * 1000;
+function assertNotThrottled(ctx: Context, attempt: SignInAttempt): void {
+  const { loginMaxFailuresPerEmail, loginMaxFailuresPerAddress } = ctx.settings;
   const blocked = [
-    failures.email.count >= loginMaxFailuresPerEmail ? failures.email.oldest : null,
-    failures.address.count >= loginMaxFailuresPerAddress ? failures.address.oldest : null,
-  ].filter((oldest): oldest is Date => oldest !== null);
-  if (blocked.length === 0) return;
-  const until = Math.max(...blocked.map((oldest) => oldest.getTime() + windowMs));
-  const retryAfter = Math.max(1, Math.ceil((until - Date.now()) / 1000));
+    attempt.email.attempts > loginMaxFailuresPerEmail ? attempt.email.retryAfterSeconds : 0,
+    attempt.address.attempts > loginMaxFailuresPerAddress ? attempt.address.retryAfterSeconds : 0,
+  ];
+  const retryAfter = Math.max(...blocked);
+  if (retryAfter === 0) return;
   throw new AppError('TOO_MANY_REQUESTS', 'Too many failed sign-in attempts; try again later', {
     retryAfter,
   });
 }
 
 export async function login(ctx: Context, input: LoginInput): Promise<TokenResponse> {
-  // The account and the throttle counts come in one statement; a throttled email still gets 429
-  // before its password is looked at.
-  const { user, failures } = await findSignInState(ctx.db, {
+  // The attempt is counted and the account read in one statement.
+  const attempt = await countSignInAttempt(ctx.db, {
     email: input.email,
     address: ctx.clientAddress,
-    since: new Date(Date.now() - ctx.settings.loginWindowSeconds * 1000),
+    windowSeconds: ctx.settings.loginWindowSeconds,
   });
-  assertNotThrottled(ctx, failures);
+  assertNotThrottled(ctx, attempt);
+  const { user } = attempt;
   // Unknown emails are verified against a dummy hash: both failures cost the same time.
   const ok = await verifyPassword(user?.password_hash, input.password);
-  if (!user || !ok) {
-    await recordLoginFailure(ctx.db, { email: input.email, address: ctx.clientAddress });
-    if (Math.random() < 0.01) {
-      await pruneLoginFailures(ctx.db, new Date(Date.now() - ctx.settings.loginWindowSeconds * 1000));
-    }
-    throw invalidCredentials();
-  }
+  // A failure needs nothing more: it was counted before the check.
+  if (!user || !ok) throw invalidCredentials();
   const sessionId = uuidv7();
   const refreshToken = generateRefreshToken();
   await startSession(ctx.db, {
@@ -107,6 +100,7 @@ export async function login(ctx: Context, input: LoginInput): Promise<TokenRespo
     refreshTokenHash: hashToken(refreshToken),
     email: input.email,
   });
+  await uncountSignInAttempt(ctx.db, ctx.clientAddress);
   return tokenResponse(ctx, user, sessionId, refreshToken);
 }
 

@@ -1,0 +1,63 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadEnv } from './env';
+
+const dataDir = mkdtempSync(path.join(tmpdir(), 'music-env-'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+const secret = 'a-long-enough-secret-for-the-env-tests-0123456789';
+const load = (vars: Record<string, string>) => loadEnv({ DATA_DIR: dataDir, ...vars });
+
+describe('configuration', () => {
+  it('refuses to start a production fleet without a shared JWT_SECRET, in one line', () => {
+    expect(() => load({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/music' })).toThrow(
+      /^Invalid configuration: JWT_SECRET is required with NODE_ENV=production and DATABASE_URL[^\n]*$/,
+    );
+    expect(
+      load({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/music', JWT_SECRET: secret }).jwtSecret,
+    ).toBe(secret);
+    // On a laptop (or the embedded database) the key kept in DATA_DIR is fine.
+    expect(load({ NODE_ENV: 'production' }).jwtSecretSource).toBe('generated');
+    expect(load({ DATABASE_URL: 'postgres://db/music' }).jwtSecretSource).toBe('generated');
+  });
+
+  it('reads previous keys for rotation, each as strong as the signing key', () => {
+    expect(
+      load({ JWT_SECRET: secret, JWT_PREVIOUS_SECRETS: ` ${secret}-old , ${secret}-older ` })
+        .jwtPreviousSecrets,
+    ).toEqual([`${secret}-old`, `${secret}-older`]);
+    expect(() => load({ JWT_SECRET: secret, JWT_PREVIOUS_SECRETS: 'short' })).toThrow(/JWT_PREVIOUS_SECRETS/);
+  });
+
+  it('waits before draining in production only, unless told otherwise', () => {
+    expect(load({ NODE_ENV: 'production' }).SHUTDOWN_DELAY_SECONDS).toBe(5);
+    expect(load({}).SHUTDOWN_DELAY_SECONDS).toBe(0);
+    expect(load({ NODE_ENV: 'production', SHUTDOWN_DELAY_SECONDS: '12' }).SHUTDOWN_DELAY_SECONDS).toBe(12);
+    expect(() => load({ SHUTDOWN_DELAY_SECONDS: '-1' })).toThrow(/SHUTDOWN_DELAY_SECONDS/);
+  });
+
+  it('needs DATABASE_URL for a pooler or a direct URL, and knows only transaction pooling', () => {
+    expect(() => load({ DATABASE_POOLER: 'transaction' })).toThrow(/need DATABASE_URL/);
+    expect(() => load({ DATABASE_DIRECT_URL: 'postgres://db/music' })).toThrow(/need DATABASE_URL/);
+    expect(() => load({ DATABASE_URL: 'postgres://pooler/music', DATABASE_POOLER: 'session' })).toThrow(
+      /DATABASE_POOLER/,
+    );
+    const env = load({
+      DATABASE_URL: 'postgres://pooler/music',
+      DATABASE_POOLER: 'transaction',
+      DATABASE_DIRECT_URL: 'postgres://db/music',
+    });
+    expect(env).toMatchObject({ DATABASE_POOLER: 'transaction', DATABASE_DIRECT_URL: 'postgres://db/music' });
+    expect(load({}).MIGRATE_ON_START).toBe('true');
+  });
+
+  it('bounds the access-token lifetime and parses the trusted proxies', () => {
+    expect(load({}).ACCESS_TOKEN_TTL_SECONDS).toBe(86_400);
+    expect(load({ ACCESS_TOKEN_TTL_SECONDS: '900' }).ACCESS_TOKEN_TTL_SECONDS).toBe(900);
+    expect(() => load({ ACCESS_TOKEN_TTL_SECONDS: '172800' })).toThrow(/ACCESS_TOKEN_TTL_SECONDS/);
+    expect(load({ TRUST_PROXY: '10.0.0.0/8' }).trustProxy.trusts('10.2.3.4')).toBe(true);
+    expect(() => load({ TRUST_PROXY: 'everyone' })).toThrow(/TRUST_PROXY entry "everyone"/);
+  });
+});

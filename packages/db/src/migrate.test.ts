@@ -1,0 +1,108 @@
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MigrationMismatchError, migrateToLatest, type ReleaseMigration } from './migrate';
+import { createTestDatabase, type TestDatabase } from './testing';
+
+const opened: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((close) => close()));
+});
+
+/** An empty database, and a handle on it the way migrations reach it (the server itself). */
+async function emptyDatabase(): Promise<{ database: TestDatabase; direct: () => Kysely<any> }> {
+  const database = await createTestDatabase({ migrate: false });
+  opened.push(() => database.close());
+  const direct = () => {
+    if (!database.directUrl) return database.db as Kysely<any>;
+    const db = new Kysely<any>({
+      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: database.directUrl, max: 1 }) }),
+    });
+    opened.unshift(() => db.destroy());
+    return db;
+  };
+  return { database, direct };
+}
+
+/** The error a promise rejects with (the test fails if it resolves). */
+async function failure(promise: Promise<unknown>): Promise<Error> {
+  const outcome = await promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  if (!(outcome instanceof Error)) throw new Error('expected a rejection');
+  return outcome;
+}
+
+const createTable = (name: string, extra?: () => never): ReleaseMigration => ({
+  async up(db) {
+    await sql`create table ${sql.table(name)} (id int primary key)`.execute(db);
+    extra?.();
+  },
+});
+
+async function tables(db: Kysely<any>): Promise<string[]> {
+  const { rows } = await sql<{ name: string }>`select table_name as name from information_schema.tables
+    where table_schema = current_schema() and table_name like 'm\\_%' order by 1`.execute(db);
+  return rows.map((r) => r.name);
+}
+
+describe(`migrations (${process.env.TEST_DATABASE_URL ? 'PostgreSQL server' : 'embedded'})`, () => {
+  it('rolls back every pending migration when one fails half-way, and says which failed and why', async () => {
+    const { direct } = await emptyDatabase();
+    const db = direct();
+    const error = await failure(
+      migrateToLatest(db, {
+        '0001-m_first': createTable('m_first'),
+        '0002-m_second': createTable('m_second', () => {
+          throw new Error('disk on fire');
+        }),
+      }),
+    );
+    expect(error.message).toBe('migration 0002-m_second failed and was rolled back');
+    expect((error.cause as Error).message).toBe('disk on fire');
+    expect(await tables(db)).toEqual([]);
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from kysely_migration`.execute(db);
+    expect(rows[0]?.n).toBe(0);
+  });
+
+  it('lets a release one behind start on a database ahead of it by additive migrations only', async () => {
+    const { direct } = await emptyDatabase();
+    const db = direct();
+    const older = { '0001-m_base': createTable('m_base') };
+    const newer = { ...older, '0002-m_extra': { ...createTable('m_extra'), additive: true } };
+    expect(await migrateToLatest(db, newer)).toEqual({ applied: ['0001-m_base', '0002-m_extra'], ahead: [] });
+    expect(await migrateToLatest(db, older)).toEqual({ applied: [], ahead: ['0002-m_extra'] });
+    expect(await migrateToLatest(db, newer)).toEqual({ applied: [], ahead: [] });
+  });
+
+  it('refuses a release behind a migration that is not additive, in one line that says what to do', async () => {
+    const { direct } = await emptyDatabase();
+    const db = direct();
+    const older = { '0001-m_base': createTable('m_base') };
+    await migrateToLatest(db, { ...older, '0002-m_breaking': createTable('m_breaking') });
+    const error = await failure(migrateToLatest(db, older));
+    expect(error).toBeInstanceOf(MigrationMismatchError);
+    expect(error.message).toMatch(/0002-m_breaking, which .* not marked additive: deploy the release/);
+    expect(error.message).not.toContain('\n');
+  });
+
+  it('migrates exactly once when instances start together', async () => {
+    const { direct } = await emptyDatabase();
+    const list = { '0001-m_a': createTable('m_a'), '0002-m_b': createTable('m_b') };
+    const reports = await Promise.all([direct(), direct(), direct()].map((db) => migrateToLatest(db, list)));
+    expect(reports.flatMap((r) => r.applied).sort()).toEqual(['0001-m_a', '0002-m_b']);
+    const db = direct();
+    const { rows } = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db);
+    expect(rows.map((r) => r.name)).toEqual(['0001-m_a', '0002-m_b']);
+  });
+
+  it('checks without changing anything: pending migrations are refused', async () => {
+    const { database } = await emptyDatabase();
+    const error = await failure(database.checkMigrations());
+    expect(error).toBeInstanceOf(MigrationMismatchError);
+    expect(error.message).toMatch(/lacks \d+ migration\(s\) of this release .*pnpm migrate/);
+    await database.migrate();
+    expect(await database.checkMigrations()).toEqual({ applied: [], ahead: [] });
+  });
+});

@@ -1,0 +1,101 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uuidv7 } from '../ids';
+import { createTestDatabase, type TestDatabase } from '../testing';
+import { claimHousekeeping, hurryHousekeeping, removeExpired } from './housekeeping';
+import { countSignInAttempt } from './login-throttle';
+import { insertRefreshToken, insertSession, revokeSession } from './sessions';
+import { insertUser } from './users';
+
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(() => database?.close());
+
+describe('housekeeping', () => {
+  it('lets exactly one of many simultaneous claimers run a period', async () => {
+    const job = `job-${uuidv7()}`;
+    const claims = await Promise.all(
+      Array.from({ length: 12 }, () => claimHousekeeping(database.db, job, 60)),
+    );
+    expect(claims.filter(Boolean)).toHaveLength(1);
+    expect(await claimHousekeeping(database.db, job, 60)).toBe(false);
+    // Due again once brought forward (a run that left work behind does this).
+    await hurryHousekeeping(database.db, job, 0);
+    expect(await claimHousekeeping(database.db, job, 60)).toBe(true);
+  });
+
+  it('removes expired and revoked sessions, expired refresh tokens and ended windows, within its bound', async () => {
+    const db = database.db;
+    const user = uuidv7();
+    await insertUser(db, {
+      id: user,
+      username: 'h',
+      email: `h-${user}@example.com`,
+      password_hash: 'x',
+      role: 'user',
+    });
+    const past = new Date(Date.now() - 60_000);
+    const future = new Date(Date.now() + 3_600_000);
+    const live = uuidv7();
+    const expired = [uuidv7(), uuidv7(), uuidv7()];
+    const revoked = uuidv7();
+    await insertSession(db, { id: live, userId: user, expiresAt: future });
+    for (const id of expired) await insertSession(db, { id, userId: user, expiresAt: past });
+    await insertSession(db, { id: revoked, userId: user, expiresAt: future });
+    await revokeSession(db, revoked, 'test');
+    // A spent token of a live session stays until its own expiry (its replay is how theft shows).
+    const spent = `spent-${uuidv7()}`;
+    const stale = `stale-${uuidv7()}`;
+    await insertRefreshToken(db, { hash: spent, sessionId: live, expiresAt: future });
+    await sql`update refresh_tokens set rotated_at = now() where token_hash = ${spent}`.execute(db);
+    await insertRefreshToken(db, { hash: stale, sessionId: live, expiresAt: past });
+    const address = `house-${uuidv7()}`;
+    await countSignInAttempt(db, { email: `old-${uuidv7()}@example.com`, address, windowSeconds: 900 });
+    await sql`update login_throttle set window_started_at = now() - interval '1 hour' where subject = ${address}`.execute(
+      db,
+    );
+
+    const sessionsLeft = async () =>
+      (await db.selectFrom('sessions').select('id').where('user_id', '=', user).execute())
+        .map((r) => r.id)
+        .sort();
+    const first = await removeExpired(db, { limit: 2, throttleWindowSeconds: 900 });
+    expect(first.sessions).toBe(2);
+    expect(await sessionsLeft()).toHaveLength(3);
+    const second = await removeExpired(db, { limit: 2, throttleWindowSeconds: 900 });
+    expect(second.sessions).toBe(2);
+    expect(await sessionsLeft()).toEqual([live]);
+    expect(first.refreshTokens + second.refreshTokens).toBeGreaterThanOrEqual(1);
+    const tokens = await db
+      .selectFrom('refresh_tokens')
+      .select('token_hash')
+      .where('session_id', '=', live)
+      .execute();
+    expect(tokens.map((t) => t.token_hash)).toEqual([spent]);
+    expect(first.throttleWindows + second.throttleWindows).toBeGreaterThanOrEqual(1);
+    const windows = await db
+      .selectFrom('login_throttle')
+      .select('subject')
+      .where('subject', '=', address)
+      .execute();
+    expect(windows).toEqual([]);
+  });
+
+  it('leaves a window that is still running', async () => {
+    const address = `running-${uuidv7()}`;
+    await countSignInAttempt(database.db, {
+      email: `r-${uuidv7()}@example.com`,
+      address,
+      windowSeconds: 900,
+    });
+    await removeExpired(database.db, { limit: 1000, throttleWindowSeconds: 900 });
+    const windows = await database.db
+      .selectFrom('login_throttle')
+      .select('attempts')
+      .where('subject', '=', address)
+      .execute();
+    expect(windows).toEqual([{ attempts: 1 }]);
+  });
+});
