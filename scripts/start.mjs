@@ -27,21 +27,24 @@ const children = [
   spawnGroup('pnpm', ['run', 'start'], 'apps/web'),
 ];
 let stopping = false;
-function shutdown(code) {
+// The signal is passed on as it came: SIGTERM (a supervisor) lets the API answer readiness with
+// 503 for SHUTDOWN_DELAY_SECONDS before it drains; Ctrl-C (SIGINT) stops at once.
+function shutdown(code, signal = 'SIGTERM') {
   if (stopping) return;
   stopping = true;
   for (const child of children) {
     try {
-      process.kill(-child.pid, 'SIGTERM');
+      process.kill(-child.pid, signal);
     } catch {
       // The group has already exited.
     }
   }
-  setTimeout(() => process.exit(code), 12_000).unref();
+  // The API's own bound: the shutdown delay, then up to 10 s of draining.
+  setTimeout(() => process.exit(code), 20_000 + Number(env.SHUTDOWN_DELAY_SECONDS ?? 5) * 1000).unref();
   Promise.all(children.map((c) => new Promise((r) => (c.exitCode === null ? c.on('exit', r) : r())))).then(
     () => process.exit(code),
   );
 }
 for (const child of children) child.on('exit', (code) => shutdown(code ?? 1));
-process.on('SIGINT', () => shutdown(0));
-process.on('SIGTERM', () => shutdown(0));
+process.on('SIGINT', () => shutdown(0, 'SIGINT'));
+process.on('SIGTERM', () => shutdown(0, 'SIGTERM'));

@@ -10,7 +10,14 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const server = path.resolve(here, '../../api/dist/server.mjs');
 const dataDir = mkdtempSync(path.join(tmpdir(), 'music-e2e-'));
 
-const env = { ...process.env, DATA_DIR: dataDir, NODE_ENV: 'production', LOG_LEVEL: 'warn' };
+// No shutdown delay: no balancer watches this instance's readiness.
+const env = {
+  ...process.env,
+  DATA_DIR: dataDir,
+  NODE_ENV: 'production',
+  LOG_LEVEL: 'warn',
+  SHUTDOWN_DELAY_SECONDS: '0',
+};
 delete env.DATABASE_URL; // always the embedded database: the suite needs no server
 const child = spawn(process.execPath, [server], { stdio: 'inherit', env });
 for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => child.kill(signal));
