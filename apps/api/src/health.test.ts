@@ -1,6 +1,5 @@
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi } from './testing/harness';
+import { startTestApi, type TestApi, tryConnect } from './testing/harness';
 
 let api: TestApi;
 beforeAll(async () => {
@@ -87,15 +86,7 @@ describe('liveness, readiness and draining', () => {
       await closed;
       expect(Date.now() - started).toBeGreaterThanOrEqual(1_200);
       const { port } = new URL(own.url);
-      const refused = await new Promise<string>((resolve) => {
-        const socket = connect({ host: '127.0.0.1', port: Number(port) });
-        socket.once('connect', () => {
-          socket.destroy();
-          resolve('connected');
-        });
-        socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
-      });
-      expect(refused).toBe('ECONNREFUSED');
+      expect(await tryConnect(Number(port))).toBe('ECONNREFUSED');
     } finally {
       await own.close();
     }

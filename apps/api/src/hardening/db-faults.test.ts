@@ -1,7 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +13,7 @@ import {
   type Response,
   TEST_SECRET,
   testEnv,
+  tryConnect,
   uniqueEmail,
 } from '../testing/harness';
 import {
@@ -446,15 +446,7 @@ describeFaults(`database faults on a throwaway PostgreSQL${unavailable ? ` (${un
       child.kill('SIGTERM');
       await logged('shutting down');
       // The listener is closed: a new connection is refused.
-      const refused = await new Promise<string>((resolve) => {
-        const socket = connect({ host: '127.0.0.1', port: Number(port) });
-        socket.once('connect', () => {
-          socket.destroy();
-          resolve('connected');
-        });
-        socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
-      });
-      expect(refused).toBe('ECONNREFUSED');
+      expect(await tryConnect(Number(port))).toBe('ECONNREFUSED');
       // Still draining, not gone: the in-flight requests hold it.
       await sleep(Math.max(0, 500 - (Date.now() - signalled)));
       expect(child.exitCode).toBeNull();

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { connect } from 'node:net';
 import { createTestDatabase, type TestDatabase } from '@music/db/testing';
 import type { Env } from '../env';
 import { type RunningServer, startServer } from '../server';
@@ -153,4 +154,16 @@ export async function startTestApi(overrides: Partial<Env> = {}): Promise<TestAp
       await database.close();
     },
   };
+}
+
+/** Opens a TCP connection to the port and says what happened: `connected`, or the error code. */
+export function tryConnect(port: number, host = '127.0.0.1'): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve('connected');
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+  });
 }
