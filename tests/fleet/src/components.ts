@@ -1,0 +1,4 @@
+export { type Balanced, type HAProxy, startHaproxy } from './haproxy';
+export { apiInstance, consoleInstance, type Instance, ROOT } from './instances';
+export { type PgBouncer, type PgBouncerOptions, startPgBouncer } from './pgbouncer';
+export { Cleanup, freePort, sleep, until } from './processes';
