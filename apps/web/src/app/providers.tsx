@@ -4,9 +4,10 @@ import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@ta
 import { httpLink } from '@trpc/client';
 import { type ReactNode, useState } from 'react';
 import { isUnauthorized } from '@/lib/errors';
+import { browserSessionFetch } from '@/lib/session-refresh';
 import { trpc } from '@/lib/trpc';
 
-/** An ended session (expired, revoked, signed out elsewhere) lands back on sign-in. */
+/** An ended session (refresh refused: revoked, signed out elsewhere) lands back on sign-in. */
 function backToSignIn(error: unknown) {
   if (!isUnauthorized(error) || typeof window === 'undefined') return;
   if (window.location.pathname.startsWith('/sign-in')) return;
@@ -34,8 +35,9 @@ export function Providers({ children }: { children: ReactNode }) {
       }),
   );
   const [client] = useState(() =>
-    // No batching: each call is one request, as the API serves them (it refuses batches).
-    trpc.createClient({ links: [httpLink({ url: '/api/trpc' })] }),
+    // No batching: each call is one request, as the API serves them (it refuses batches). A 401
+    // is answered by one refresh for the whole browser, then one retry (session-refresh.ts).
+    trpc.createClient({ links: [httpLink({ url: '/api/trpc', fetch: browserSessionFetch() })] }),
   );
   return (
     <trpc.Provider client={client} queryClient={queryClient}>

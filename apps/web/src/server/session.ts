@@ -1,11 +1,16 @@
 import 'server-only';
-import type { NextRequest, NextResponse } from 'next/server';
+import { randomBytes } from 'node:crypto';
+import { type NextRequest, NextResponse } from 'next/server';
+import { GENERATION_COOKIE } from '@/lib/session-refresh';
 
 /**
  * The console's side of the session. The API's tokens live only here, in httpOnly cookies the
  * browser cannot read; every call for data goes through the console's route handlers, which add
- * the bearer token, refresh it when the API says it has expired, and clear the cookies when the
- * session is over (refresh refused: signed out elsewhere, revoked, user deleted).
+ * the bearer token. Refreshing is the browser's move, not the server's (see
+ * src/lib/session-refresh.ts): a refresh token is single use and its reuse revokes the session,
+ * so the one party that sees every tab of a user, the browser, spends it, one refresh at a time,
+ * whichever console instance answers. Route handlers only answer 401 when the access token is
+ * missing or refused, and never touch the cookies then.
  */
 
 export const API_URL = (process.env.API_URL ?? `http://127.0.0.1:${process.env.PORT ?? '4000'}`).replace(
@@ -15,6 +20,13 @@ export const API_URL = (process.env.API_URL ?? `http://127.0.0.1:${process.env.P
 
 export const ACCESS_COOKIE = 'mc_access';
 export const REFRESH_COOKIE = 'mc_refresh';
+/**
+ * GENERATION_COOKIE is readable by the page and secret of nothing: a random value that changes
+ * with every new token pair, so a tab can tell that another tab refreshed since it sent a call
+ * (and not spend the refresh token again).
+ */
+export { GENERATION_COOKIE };
+
 const REFRESH_MAX_AGE = 30 * 24 * 60 * 60; // the API's refresh-token lifetime
 
 export interface Tokens {
@@ -38,11 +50,17 @@ export function setSessionCookies(req: NextRequest, res: NextResponse, tokens: T
     maxAge: Math.max(60, tokens.expiresIn - 30),
   });
   res.cookies.set(REFRESH_COOKIE, tokens.refreshToken, { ...base, maxAge: REFRESH_MAX_AGE });
+  res.cookies.set(GENERATION_COOKIE, randomBytes(9).toString('base64url'), {
+    ...base,
+    httpOnly: false,
+    maxAge: REFRESH_MAX_AGE,
+  });
 }
 
 export function clearSessionCookies(res: NextResponse): void {
-  res.cookies.set(ACCESS_COOKIE, '', { path: '/', maxAge: 0 });
-  res.cookies.set(REFRESH_COOKIE, '', { path: '/', maxAge: 0 });
+  for (const name of [ACCESS_COOKIE, REFRESH_COOKIE, GENERATION_COOKIE]) {
+    res.cookies.set(name, '', { path: '/', maxAge: 0 });
+  }
 }
 
 /**
@@ -71,33 +89,32 @@ export function isSameOrigin(req: NextRequest): boolean {
   }
 }
 
-/**
- * One refresh per refresh token. Refresh tokens are single use and a reused one revokes the whole
- * session, so two requests that find the access token expired at the same moment must not both
- * spend it: the second waits for the first and gets the same new pair. A finished refresh is
- * remembered for a minute for requests that were already in flight with the old cookie.
- * (Run one console process per session, or sticky sessions, if you run several.)
- */
-const refreshes = new Map<string, Promise<Tokens | null>>();
+export type Refresh = { kind: 'ok'; tokens: Tokens } | { kind: 'refused' } | { kind: 'unreachable' };
 
-export function refreshTokens(refreshToken: string, headers: Record<string, string>): Promise<Tokens | null> {
-  const pending = refreshes.get(refreshToken);
-  if (pending) return pending;
-  const attempt = (async () => {
-    try {
-      const res = await fetch(`${API_URL}/v1/auth/refresh`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...headers },
-        body: JSON.stringify({ refreshToken }),
-        cache: 'no-store',
-      });
-      if (!res.ok) return null;
-      return (await res.json()) as Tokens;
-    } catch {
-      return null;
-    }
-  })();
-  refreshes.set(refreshToken, attempt);
-  attempt.finally(() => setTimeout(() => refreshes.delete(refreshToken), 60_000).unref?.());
-  return attempt;
+/** Spends a refresh token at the API: a new pair, a refusal (the session is over), or no answer. */
+export async function refreshSession(
+  refreshToken: string,
+  headers: Record<string, string>,
+): Promise<Refresh> {
+  try {
+    const res = await fetch(`${API_URL}/v1/auth/refresh`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ refreshToken }),
+      cache: 'no-store',
+    });
+    if (res.status === 401 || res.status === 422) return { kind: 'refused' };
+    if (!res.ok) return { kind: 'unreachable' };
+    return { kind: 'ok', tokens: (await res.json()) as Tokens };
+  } catch {
+    return { kind: 'unreachable' };
+  }
+}
+
+/** A failure in the tRPC error envelope, so the client reports it like any other error. */
+export function trpcError(status: number, code: string, message: string): NextResponse {
+  return NextResponse.json(
+    { error: { message, code: -32000, data: { code, httpStatus: status } } },
+    { status, headers: { 'cache-control': 'no-store' } },
+  );
 }

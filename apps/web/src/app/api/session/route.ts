@@ -5,6 +5,7 @@ import {
   forwardedFor,
   isSameOrigin,
   readTokens,
+  refreshSession,
   setSessionCookies,
   type Tokens,
 } from '@/server/session';
@@ -39,7 +40,7 @@ export async function POST(req: NextRequest) {
     const headers: Record<string, string> = { ...noStore };
     const retryAfter = upstream.headers.get('retry-after');
     if (retryAfter) headers['retry-after'] = retryAfter;
-    return NextResponse.json(payload ?? { code: 'INTERNAL_ERROR', message: 'Unexpected answer' }, {
+    return NextResponse.json(payload ?? { code: 'INTERNAL_SERVER_ERROR', message: 'Unexpected answer' }, {
       status: upstream.ok ? 502 : upstream.status,
       headers,
     });
@@ -51,7 +52,14 @@ export async function POST(req: NextRequest) {
 
 export async function DELETE(req: NextRequest) {
   if (!isSameOrigin(req)) return refuse(403, 'FORBIDDEN', 'Cross-site requests are refused');
-  const { access } = readTokens(req);
+  const tokens = readTokens(req);
+  let access = tokens.access;
+  // Only the refresh cookie left: spend it for an access token, so the session really ends on
+  // the API instead of lingering until the refresh token expires.
+  if (!access && tokens.refresh) {
+    const outcome = await refreshSession(tokens.refresh, forwardedFor(req));
+    if (outcome.kind === 'ok') access = outcome.tokens.accessToken;
+  }
   if (access) {
     // Revokes the session on the API (every instance); the cookies go whatever it answers.
     await fetch(`${API_URL}/v1/auth/logout`, {

@@ -1,89 +1,53 @@
-import { type NextRequest, NextResponse } from 'next/server';
-import {
-  API_URL,
-  clearSessionCookies,
-  forwardedFor,
-  isSameOrigin,
-  readTokens,
-  refreshTokens,
-  setSessionCookies,
-  type Tokens,
-} from '@/server/session';
+import type { NextRequest } from 'next/server';
+import { NextResponse } from 'next/server';
+import { API_URL, forwardedFor, isSameOrigin, readTokens, trpcError } from '@/server/session';
 
 /**
  * The console's tRPC endpoint: forwards each call to the API's /trpc with the session's bearer
- * token, refreshing it once when the API answers 401 (or when only the refresh cookie is left).
- * The body and status are passed through untouched, so the client sees the API's own errors.
+ * token. The body and status are passed through untouched, so the client sees the API's own
+ * errors. It never refreshes the session and never changes the cookies: on a 401 the browser
+ * refreshes, one tab at a time (src/lib/session-refresh.ts), and tries again; a cookie cleared
+ * here could be the fresh one another tab has just received.
  */
 const PROCEDURE = /^[A-Za-z]+(\.[A-Za-z]+)+$/;
 
-function errorResponse(status: number, code: string, message: string): NextResponse {
-  // The tRPC error envelope, so the client reports it like any other error.
-  return NextResponse.json(
-    { error: { message, code: -32000, data: { code, httpStatus: status } } },
-    { status, headers: { 'cache-control': 'no-store' } },
-  );
-}
-
-async function forward(
-  req: NextRequest,
-  procedure: string,
-  body: string | undefined,
-  token: string | undefined,
-) {
-  const headers: Record<string, string> = { accept: 'application/json', ...forwardedFor(req) };
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  if (token) headers.authorization = `Bearer ${token}`;
-  const requestId = req.headers.get('x-request-id');
-  if (requestId) headers['x-request-id'] = requestId;
-  return fetch(`${API_URL}/trpc/${procedure}${req.nextUrl.search}`, {
-    method: req.method,
-    headers,
-    body,
-    cache: 'no-store',
-    redirect: 'manual',
-  });
-}
-
 async function handle(req: NextRequest, context: { params: Promise<{ trpc: string }> }) {
   const { trpc: procedure } = await context.params;
-  if (!PROCEDURE.test(procedure)) return errorResponse(404, 'NOT_FOUND', 'No such procedure');
+  if (!PROCEDURE.test(procedure)) return trpcError(404, 'NOT_FOUND', 'No such procedure');
   if (req.method === 'POST' && !isSameOrigin(req)) {
-    return errorResponse(403, 'FORBIDDEN', 'Cross-site requests are refused');
+    return trpcError(403, 'FORBIDDEN', 'Cross-site requests are refused');
   }
-  const body = req.method === 'POST' ? await req.text() : undefined;
-  const session = readTokens(req);
-
-  let refreshed: Tokens | null = null;
-  let token = session.access;
-  if (!token && session.refresh) {
-    refreshed = await refreshTokens(session.refresh, forwardedFor(req));
-    token = refreshed?.accessToken;
-  }
+  const { access, refresh } = readTokens(req);
+  // Only the refresh cookie left (the access cookie's lifetime ended): the browser refreshes
+  // first. With neither, the call goes out anonymous, and the API says what a visitor may do.
+  if (!access && refresh) return trpcError(401, 'UNAUTHORIZED', 'The session needs refreshing');
+  const headers: Record<string, string> = { accept: 'application/json', ...forwardedFor(req) };
+  if (req.method === 'POST') headers['content-type'] = 'application/json';
+  if (access) headers.authorization = `Bearer ${access}`;
+  const requestId = req.headers.get('x-request-id');
+  if (requestId) headers['x-request-id'] = requestId;
   let upstream: Response;
   try {
-    upstream = await forward(req, procedure, body, token);
-    if (upstream.status === 401 && session.refresh && !refreshed && session.access) {
-      refreshed = await refreshTokens(session.refresh, forwardedFor(req));
-      if (refreshed) upstream = await forward(req, procedure, body, refreshed.accessToken);
-    }
+    upstream = await fetch(`${API_URL}/trpc/${procedure}${req.nextUrl.search}`, {
+      method: req.method,
+      headers,
+      body: req.method === 'POST' ? await req.text() : undefined,
+      cache: 'no-store',
+      redirect: 'manual',
+    });
   } catch {
-    return errorResponse(
+    return trpcError(
       503,
       'SERVICE_UNAVAILABLE',
       'The catalogue service cannot be reached. Try again shortly.',
     );
   }
-
-  const headers = new Headers({ 'cache-control': 'no-store' });
+  const out = new Headers({ 'cache-control': 'no-store' });
   for (const name of ['content-type', 'retry-after', 'x-request-id']) {
     const value = upstream.headers.get(name);
-    if (value) headers.set(name, value);
+    if (value) out.set(name, value);
   }
-  const res = new NextResponse(await upstream.arrayBuffer(), { status: upstream.status, headers });
-  if (refreshed) setSessionCookies(req, res, refreshed);
-  else if (upstream.status === 401) clearSessionCookies(res);
-  return res;
+  return new NextResponse(await upstream.arrayBuffer(), { status: upstream.status, headers: out });
 }
 
 export { handle as GET, handle as POST };

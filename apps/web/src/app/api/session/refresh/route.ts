@@ -1,0 +1,38 @@
+import { type NextRequest, NextResponse } from 'next/server';
+import {
+  clearSessionCookies,
+  forwardedFor,
+  isSameOrigin,
+  readTokens,
+  refreshSession,
+  setSessionCookies,
+  trpcError,
+} from '@/server/session';
+
+/**
+ * Spends the refresh cookie once and sets the new pair. Called only by the browser's refresh
+ * coordinator (src/lib/session-refresh.ts), one call at a time per browser: two consoles must
+ * never spend the same refresh token, or the API revokes the session. Answers in the tRPC error
+ * envelope, which the coordinator hands back in place of the call that needed the refresh.
+ */
+export async function POST(req: NextRequest) {
+  if (!isSameOrigin(req)) return trpcError(403, 'FORBIDDEN', 'Cross-site requests are refused');
+  const { refresh } = readTokens(req);
+  const outcome = refresh ? await refreshSession(refresh, forwardedFor(req)) : ({ kind: 'refused' } as const);
+  if (outcome.kind === 'unreachable') {
+    // The session may well be fine: keep it, and say the service is away.
+    return trpcError(
+      503,
+      'SERVICE_UNAVAILABLE',
+      'The catalogue service cannot be reached. Try again shortly.',
+    );
+  }
+  if (outcome.kind === 'refused') {
+    const res = trpcError(401, 'UNAUTHORIZED', 'Your session has ended. Please sign in again.');
+    clearSessionCookies(res);
+    return res;
+  }
+  const res = NextResponse.json({ refreshed: true }, { headers: { 'cache-control': 'no-store' } });
+  setSessionCookies(req, res, outcome.tokens);
+  return res;
+}
