@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The one test command (README, .ci/run): installs what the tests need, then lint, types,
-# build, the suites on the embedded database AND on a PostgreSQL server, and the browser tests.
+# build, the suites on the embedded database, on a PostgreSQL server and through PgBouncer, the
+# browser tests and the fleet test.
 set -euo pipefail
 export NEXT_TELEMETRY_DISABLED=1
 cd "$(dirname "$0")/.."
@@ -15,13 +16,18 @@ fi
 step "pnpm install"
 pnpm install --frozen-lockfile
 
-if [ -z "${CHROMIUM_PATH:-}" ] && [ ! -x /usr/bin/chromium ]; then
-  step "installing Chromium from Debian (Playwright cannot download browsers here)"
-  if [ "$(id -u)" = 0 ]; then
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
-  else
-    sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
-  fi
+# Debian packages the tests run for real: Chromium (Playwright cannot download browsers here), and
+# PgBouncer and HAProxy for the runs behind a pooler and the fleet test.
+missing=()
+if [ -z "${CHROMIUM_PATH:-}" ] && [ ! -x /usr/bin/chromium ]; then missing+=(chromium); fi
+[ -x /usr/sbin/pgbouncer ] || missing+=(pgbouncer)
+[ -x /usr/sbin/haproxy ] || missing+=(haproxy)
+if [ "${#missing[@]}" -gt 0 ]; then
+  step "installing ${missing[*]} from Debian"
+  sudo_=""
+  [ "$(id -u)" = 0 ] || sudo_="sudo"
+  $sudo_ apt-get update -qq
+  $sudo_ env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
 step "lint"
@@ -46,6 +52,8 @@ pg_reachable() {
 if pg_reachable "$PG_URL"; then
   step "tests on PostgreSQL ($PG_URL)"
   TEST_DATABASE_URL="$PG_URL" pnpm test
+  step "tests on PostgreSQL through a stock transaction-mode PgBouncer"
+  TEST_DATABASE_DIRECT_URL="$PG_URL" pnpm --filter @music/fleet exec tsx src/with-pgbouncer.ts pnpm test
 elif [ "${CI:-}" = "true" ]; then
   echo "PostgreSQL is not reachable at $PG_URL; CI must run both databases" >&2
   exit 1
@@ -56,6 +64,11 @@ fi
 if [ -f apps/web/playwright.config.ts ]; then
   step "browser tests (Playwright, Chromium)"
   pnpm --filter @music/web test:e2e
+fi
+
+if pg_reachable "$PG_URL"; then
+  step "fleet test (PgBouncer, three API instances, HAProxy without retries, two consoles, Chromium)"
+  TEST_DATABASE_DIRECT_URL="$PG_URL" pnpm --filter @music/fleet test:fleet
 fi
 
 step "all tests passed"
