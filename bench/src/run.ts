@@ -6,6 +6,9 @@
  * case alternates API and baseline rounds (AB, BA, AB, ...) and reports medians, because these
  * machines are shared and noisy: read the ratios and the CPU per request, not the raw req/s.
  *
+ * The pooler cases run the same API twice, once through a stock transaction-mode PgBouncer of
+ * the bench's own (DATABASE_POOLER=transaction) and once straight to PostgreSQL, alternating.
+ *
  * Settings (environment): BENCH_SECONDS per round (3), BENCH_ROUNDS (4), BENCH_CONNECTIONS (50),
  * BENCH_CASES (comma-separated substrings of case names: run only those), BENCH_DATABASE_URL
  * (the server to create the scratch database on; default the local one), BENCH_API_NODE_ARGS
@@ -17,6 +20,7 @@ import { availableParallelism, cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDatabase } from '@music/db';
+import { type PgBouncer, startPgBouncer } from '@music/fleet/components';
 import pg from 'pg';
 import { apiNodeFlags } from '../../scripts/api-start-args.mjs';
 import { argonAsyncRate, argonThreadsRate, closeArgonThreads } from './argon';
@@ -48,9 +52,17 @@ const ONLY = (process.env.BENCH_CASES ?? '')
   .filter(Boolean);
 const API_PORT = 4791;
 const BASE_PORT = 4792;
+const POOLED_PORT = 4793;
 const FIXED_RATE = 1000;
 const LOGIN_CONNECTIONS = 10;
 const READS_DURING_LOGIN_RATE = 100;
+
+/** The cases that compare the API through PgBouncer with the API straight to PostgreSQL. */
+const POOLER_CASES = [
+  'pooler: GET /v1/songs/{id}',
+  'pooler: GET /v1/songs?page=1..10',
+  'pooler: GET /v1/songs?search=<word>',
+];
 
 const selected = (name: string) => ONLY.length === 0 || ONLY.some((s) => name.toLowerCase().includes(s));
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -58,7 +70,7 @@ const log = (line: string) => process.stdout.write(`${line}\n`);
 function start(name: string, args: string[], env: Record<string, string>, cwd: string) {
   // `node` itself is the server process (no wrapper), so its pid is the one /proc is read for.
   const extra =
-    name === 'api'
+    name === 'api' || name === 'api-pooled'
       ? [...apiNodeFlags(), ...(process.env.BENCH_API_NODE_ARGS?.split(' ').filter(Boolean) ?? [])]
       : [];
   const child = spawn(process.execPath, [...extra, ...args], {
@@ -104,6 +116,8 @@ interface Case {
   baseline: (k: number) => Req[];
   /** The other side is the API too (the /trpc case compares the API with itself). */
   baselineIsApi?: boolean;
+  /** The measured side is the API through PgBouncer; the other is the API straight to PostgreSQL. */
+  pooled?: boolean;
   connections?: number;
 }
 
@@ -133,6 +147,7 @@ async function main() {
   url.pathname = `/${dbName}`;
   const databaseUrl = url.toString();
   const children: ChildProcess[] = [];
+  let pgbouncer: PgBouncer | undefined;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'music-bench-'));
 
   try {
@@ -170,19 +185,18 @@ async function main() {
     ).rows.map((r: { email: string }) => r.email);
     await client.end();
 
+    const apiEnv = {
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+      DATA_DIR: dataDir,
+      JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0123456789',
+      LOGIN_MAX_FAILURES_PER_EMAIL: '1000000',
+      LOGIN_MAX_FAILURES_PER_ADDRESS: '1000000',
+    };
     const api = start(
       'api',
       [apiDist],
-      {
-        DATABASE_URL: databaseUrl,
-        PORT: String(API_PORT),
-        LOG_LEVEL: 'warn',
-        NODE_ENV: 'production',
-        DATA_DIR: dataDir,
-        JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0123456789',
-        LOGIN_MAX_FAILURES_PER_EMAIL: '1000000',
-        LOGIN_MAX_FAILURES_PER_ADDRESS: '1000000',
-      },
+      { ...apiEnv, DATABASE_URL: databaseUrl, PORT: String(API_PORT) },
       root,
     );
     const baseline = start(
@@ -194,9 +208,29 @@ async function main() {
     children.push(api, baseline);
     const API = `http://127.0.0.1:${API_PORT}`;
     const BASE = `http://127.0.0.1:${BASE_PORT}`;
+    const POOLED = `http://127.0.0.1:${POOLED_PORT}`;
+    // The same build through PgBouncer, for the pooler cases (started only when one is selected).
+    let pooled: ChildProcess | undefined;
+    if (POOLER_CASES.some(selected)) {
+      pgbouncer = await startPgBouncer({ serverHost: url.hostname, serverPort: Number(url.port || 5432) });
+      pooled = start(
+        'api-pooled',
+        [apiDist],
+        {
+          ...apiEnv,
+          DATABASE_URL: pgbouncer.url(dbName),
+          DATABASE_POOLER: 'transaction',
+          DATABASE_DIRECT_URL: databaseUrl,
+          PORT: String(POOLED_PORT),
+        },
+        root,
+      );
+      children.push(pooled);
+    }
     await Promise.all([
       waitFor(`${API}/v1/health`),
       waitFor(`${BASE}/songs/00000000-0000-0000-0000-000000000000`),
+      ...(pooled ? [waitFor(`${POOLED}/v1/health`)] : []),
     ]);
 
     const login = await fetch(`${API}/v1/auth/login`, {
@@ -273,6 +307,24 @@ async function main() {
         baseline: (k) => rotate(detailApi, k * 37),
         baselineIsApi: true,
       },
+      {
+        name: POOLER_CASES[0]!,
+        api: (k) => rotate(detailApi, k * 37),
+        baseline: (k) => rotate(detailApi, k * 37),
+        pooled: true,
+      },
+      {
+        name: POOLER_CASES[1]!,
+        api: (k) => rotate(pages, k).map((p) => ({ path: `/v1/songs?page=${p}`, headers: auth })),
+        baseline: (k) => rotate(pages, k).map((p) => ({ path: `/v1/songs?page=${p}`, headers: auth })),
+        pooled: true,
+      },
+      {
+        name: POOLER_CASES[2]!,
+        api: (k) => rotate(words, k).map((w) => ({ path: `/v1/songs?search=${w}`, headers: auth })),
+        baseline: (k) => rotate(words, k).map((w) => ({ path: `/v1/songs?search=${w}`, headers: auth })),
+        pooled: true,
+      },
     ];
 
     const rows: Row[] = [];
@@ -304,16 +356,22 @@ async function main() {
     };
     const apiProbe = probe(api, 'music-api');
     const baseProbe = probe(baseline, 'bench-baseline');
+    // Through the pooler, PgBouncer's own process counts as database-side CPU.
+    const pooledProbe: Probe | undefined = pooled && {
+      pid: pooled.pid!,
+      dbPids: async () => [...(await apiProbe.dbPids()), ...(pgbouncer?.pid ? [pgbouncer.pid] : [])],
+    };
 
     for (const c of cases.filter((c) => selected(c.name))) {
-      const other = c.baselineIsApi ? apiProbe : baseProbe;
-      const otherBase = c.baselineIsApi ? API : BASE;
+      const other = c.baselineIsApi || c.pooled ? apiProbe : baseProbe;
+      const otherBase = c.baselineIsApi || c.pooled ? API : BASE;
+      const [measured, measuredBase] = c.pooled && pooledProbe ? [pooledProbe, POOLED] : [apiProbe, API];
       const connections = c.connections ?? CONNECTIONS;
       // The first two requests: for the add/remove case that is one add and its removal.
-      for (const r of c.api(0).slice(0, 2)) await check(API, r);
+      for (const r of c.api(0).slice(0, 2)) await check(measuredBase, r);
       for (const r of c.baseline(0).slice(0, 2)) await check(otherBase, r);
       // Warm both sides (JIT, statement caches, buffers) before measuring.
-      await closedLoop(apiProbe, API, c.api, { connections, seconds: 1 });
+      await closedLoop(measured, measuredBase, c.api, { connections, seconds: 1 });
       await settle();
       await closedLoop(other, otherBase, c.baseline, { connections, seconds: 1 });
       const a: Sample[] = [];
@@ -321,7 +379,8 @@ async function main() {
       for (let r = 0; r < ROUNDS; r++) {
         for (const side of r % 2 === 0 ? ['a', 'b'] : ['b', 'a']) {
           await settle();
-          if (side === 'a') a.push(await closedLoop(apiProbe, API, c.api, { connections, seconds: SECONDS }));
+          if (side === 'a')
+            a.push(await closedLoop(measured, measuredBase, c.api, { connections, seconds: SECONDS }));
           else b.push(await closedLoop(other, otherBase, c.baseline, { connections, seconds: SECONDS }));
         }
       }
@@ -332,7 +391,7 @@ async function main() {
         name: c.name,
         api: A,
         baseline: B,
-        baselineLabel: c.baselineIsApi ? '/v1 (API)' : 'baseline',
+        baselineLabel: c.pooled ? 'API direct' : c.baselineIsApi ? '/v1 (API)' : 'baseline',
         ratio: A.rps / B.rps,
         cpuRatio: A.cpuUsPerReq / Math.max(1, B.cpuUsPerReq),
       };
@@ -559,6 +618,15 @@ async function main() {
       (v) => v >= 0.9,
       'x',
     );
+    for (const name of POOLER_CASES) {
+      target(
+        `${name.slice('pooler: '.length)} through PgBouncer >= 0.8x direct`,
+        rows.find((r) => r.name === name),
+        (r) => r.ratio!,
+        (v) => v >= 0.8,
+        'x',
+      );
+    }
     targets.push({
       target: 'API RSS after the run < 200 MB',
       value: `${mem.rssMb} MB`,
@@ -639,8 +707,9 @@ async function main() {
     writeFileSync(file, JSON.stringify(report, null, 2));
     log(`results: ${path.relative(root, file)} (${report.durationSeconds} s)`);
   } finally {
-    for (const child of children) child.kill('SIGTERM');
+    for (const child of children) child.kill('SIGINT');
     await new Promise((r) => setTimeout(r, 1000));
+    await pgbouncer?.destroy();
     await admin.query(`drop database if exists "${dbName}" with (force)`).catch(() => {});
     await admin.end();
     rmSync(dataDir, { recursive: true, force: true });

@@ -305,6 +305,51 @@ describe('a fleet behind PgBouncer and HAProxy', () => {
     expect(rows.map((r) => r.id).sort()).toEqual([...acknowledged].sort());
   });
 
+  it('keeps every write whole when an instance is killed (SIGKILL) in the middle of them', async () => {
+    const admin = (await call('POST', '/auth/login', { body: ADMIN })).body.accessToken as string;
+    const songIds: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const song = await call('POST', '/songs', {
+        token: admin,
+        body: { title: `Kill ${i}`, duration: 180 },
+      });
+      expect(song.status).toBe(201);
+      songIds.push(song.body.id);
+    }
+    const user = await signUp('killed');
+    // Each playlist is written in one transaction: the playlist and its five songs.
+    const load = steadyLoad(80, (i) => ({
+      method: 'POST',
+      path: '/playlists',
+      token: user.token,
+      body: { name: `Whole ${i}`, songIds },
+      ok: [201],
+    }));
+    await sleep(1_500);
+    const victim = apis[1]!;
+    expect(await victim.stop('SIGKILL')).toEqual({ code: null, signal: 'SIGKILL' });
+    await sleep(1_500);
+    const results = await load.stop();
+    const acknowledged = results.filter((r) => r.status === 201).map((r) => r.body.id as string);
+    expect(acknowledged.length).toBeGreaterThan(100);
+    const { rows } = await onDatabase((db) =>
+      db.query<{ id: string; songs: number }>(
+        `select p.id, (select count(*)::int from playlist_songs s where s.playlist_id = p.id) as songs
+           from playlists p where p.user_id = $1`,
+        [user.id],
+      ),
+    );
+    // Every acknowledged write is there; whatever reached the database is whole.
+    const stored = new Set(rows.map((r) => r.id));
+    for (const id of acknowledged) expect(stored.has(id)).toBe(true);
+    expect(rows.filter((r) => r.songs !== 5)).toEqual([]);
+    // Requests lost with the process are at most what it was serving when it died; the rest of
+    // the fleet answered everything else.
+    expect(results.filter((r) => r.status !== 201).length).toBeLessThan(results.length * 0.1);
+    await victim.start();
+    await sleep(CHECK_INTERVAL_MS * 3);
+  });
+
   it('rotates the signing key through rolling restarts without refusing a token in between', async () => {
     const user = await signUp('rotation');
     const before = user.token;

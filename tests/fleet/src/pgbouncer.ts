@@ -15,6 +15,8 @@ export interface PgBouncerOptions {
 
 export interface PgBouncer {
   port: number;
+  /** The running process's pid (for CPU accounting), undefined while stopped. */
+  readonly pid: number | undefined;
   /** A URL of `database` through the pooler (user postgres, trust). */
   url(database?: string): string;
   /** Runs a command on PgBouncer's admin console (`PAUSE`, `RESUME`, `SHOW POOLS`, ...). */
@@ -98,6 +100,9 @@ export async function startPgBouncer(options: PgBouncerOptions = {}): Promise<Pg
   await start();
   return {
     port,
+    get pid() {
+      return child?.process.pid;
+    },
     url,
     async admin(command) {
       const client = new pg.Client({ connectionString: url('pgbouncer') });
