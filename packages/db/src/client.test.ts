@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectionBudget, createDatabase } from './client';
-import { isUniqueViolation } from './errors';
+import { isDatabaseUnavailable, isUniqueViolation } from './errors';
 import { isUuid, uuidv7 } from './ids';
 import { mayWrite } from './prepared';
 import { insertUser } from './repositories/users';
@@ -214,6 +214,34 @@ describe('connections', () => {
       for (let i = 0; i < 6; i++) {
         expect((await runSql(database.db, text, [1])).rows).toEqual([{ id: 1, note: null }]);
       }
+      await sql`drop table ${sql.table(table)}`.execute(database.db);
+    },
+  );
+});
+
+describe('prepared statements in transactions', () => {
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    'a transaction whose prepared plan went stale fails at most once, as unavailable (503), then works',
+    async () => {
+      const table = `stale_tx_${uuidv7().replaceAll('-', '').slice(-12)}`;
+      await sql`create table ${sql.table(table)} (id int primary key)`.execute(database.db);
+      await sql`insert into ${sql.table(table)} values (1)`.execute(database.db);
+      const text = `select * from ${table} where id = $1`;
+      const read = () =>
+        database.db.transaction().execute(async (trx) => (await runSql(trx, text, [1])).rows);
+      for (let i = 0; i < 6; i++) expect(await read()).toEqual([{ id: 1 }]);
+      await sql`alter table ${sql.table(table)} add column note text`.execute(database.db);
+      const failures: unknown[] = [];
+      let rows: unknown[] | undefined;
+      for (let attempt = 0; attempt < 3 && !rows; attempt++) {
+        rows = await read().catch((error: unknown) => {
+          failures.push(error);
+          return undefined;
+        });
+      }
+      expect(rows).toEqual([{ id: 1, note: null }]);
+      expect(failures.length).toBeLessThanOrEqual(database.pooler === 'transaction' ? 0 : 1);
+      for (const error of failures) expect(isDatabaseUnavailable(error)).toBe(true);
       await sql`drop table ${sql.table(table)}`.execute(database.db);
     },
   );

@@ -1,3 +1,5 @@
+import { isStalePlan } from './prepared';
+
 /** Classifies driver errors (pg and PGlite both carry PostgreSQL's SQLSTATE in `code`). */
 
 function codeOf(error: unknown): string | undefined {
@@ -50,6 +52,8 @@ const UNAVAILABLE_MESSAGES = [
  * slow) rather than refusing it: the API answers 503 with Retry-After for these.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
+  // A prepared plan the server refused after a schema change: prepared again by the next try.
+  if (isStalePlan(error)) return true;
   const code = codeOf(error);
   if (
     code &&

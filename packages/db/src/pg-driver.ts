@@ -28,13 +28,14 @@ import { isStalePlan, renewStatement, type Statement, statementFor } from './pre
  *   reach the disk, and on a pipelined client every read queued behind would wait as well: a
  *   slow flush (milliseconds normally, hundreds on a busy shared disk) stalled all reads.
  *   Reads never wait for another request's commit.
- * - Single statements on a server connection of our own are named prepared statements (parsed
- *   and planned once per connection). Behind a transaction-mode pooler a "connection" is a
+ * - On a server connection of our own, statements are named prepared statements (parsed and
+ *   planned once per connection). Behind a transaction-mode pooler a "connection" is a
  *   different server connection from one statement to the next, so a name prepared on one is
- *   unknown (or already taken) on another: there every statement is unnamed. Statements in a
- *   transaction are always unnamed: a plan cached across a schema change fails with "cached
- *   plan must not change result type", which a single statement can retry but a transaction
- *   cannot.
+ *   unknown (or already taken) on another: there every statement is unnamed, and parsed and
+ *   planned each time. A plan cached across a schema change that alters its result ("cached
+ *   plan must not change result type") is prepared again: a single statement is retried at
+ *   once, a transaction fails once with 503 (statements name their columns, so adding one
+ *   never does this).
  *
  * Kysely hands out a connection before it knows whether a transaction follows; the
  * connection here binds to a pooled client only when `beginTransaction` is called.
@@ -45,7 +46,7 @@ export interface DriverOptions {
   pool: pg.Pool;
   /** Pipelined clients for single reads; none: every statement goes through the pool. */
   shared: SharedClients | undefined;
-  /** Name single statements (prepared once per connection); false behind a pooler. */
+  /** Name statements (prepared once per connection); false behind a pooler. */
   prepared: boolean;
   /** Sent with `begin`, in the same round trip (behind a pooler: the statement timeout). */
   transactionPrelude: string;
@@ -223,10 +224,18 @@ class LazyConnection implements DatabaseConnection {
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     if (!this.exclusive) return runSingleStatement<R>(this.options, query.sql, query.parameters);
+    const values = query.parameters as unknown[];
     try {
-      const result = await this.exclusive.query({ text: query.sql, values: query.parameters as unknown[] });
+      const result = await this.exclusive.query(
+        this.options.prepared
+          ? { name: statementFor(query.sql).name, text: query.sql, values }
+          : { text: query.sql, values },
+      );
       return toResult<R>(result);
     } catch (error) {
+      // A transaction cannot retry one statement: the next one to run this text prepares it
+      // afresh, and this request answers 503 (see isDatabaseUnavailable).
+      if (this.options.prepared && isStalePlan(error)) renewStatement(query.sql);
       if (isDatabaseUnavailable(error)) this.broken = true;
       throw error;
     }
