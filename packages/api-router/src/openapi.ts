@@ -87,7 +87,7 @@ const plainOperations: Json = {
       operationId: 'health',
       summary: 'Readiness: may this instance be sent requests?',
       description:
-        'For load balancers. 200 when this instance and its database answer; 503 when the database is unreachable or the instance is shutting down (it goes on serving other requests for a short delay, so a balancer checking this has time to stop sending it new ones). Not counted against any budget.',
+        'For load balancers. 200 when this instance and its database answer; 503 when the database is unreachable or the instance is shutting down (it goes on serving other requests for a short delay, so a balancer checking this has time to stop sending it new ones).',
       tags: ['operations'],
       security: [],
       responses: {
