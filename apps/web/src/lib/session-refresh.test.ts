@@ -77,5 +77,6 @@ describe('the browser-wide refresh', () => {
     expect(readCookie('a=1; mc_session=abc%3D; b=2', 'mc_session')).toBe('abc=');
     expect(readCookie('a=1', 'mc_session')).toBeUndefined();
     expect(readCookie('', 'mc_session')).toBeUndefined();
+    expect(readCookie('mc_session=%E0%A4%A', 'mc_session')).toBe('%E0%A4%A');
   });
 });

@@ -61,7 +61,13 @@ export function createSessionFetch(deps: RefreshDependencies): Fetch {
 export function readCookie(cookies: string, name: string): string | undefined {
   for (const part of cookies.split(';')) {
     const [key, ...value] = part.trim().split('=');
-    if (key === name) return decodeURIComponent(value.join('='));
+    if (key !== name) continue;
+    try {
+      return decodeURIComponent(value.join('='));
+    } catch {
+      // A malformed value (another script's cookie mangled) must not break every call.
+      return value.join('=');
+    }
   }
   return undefined;
 }

@@ -164,6 +164,13 @@ describe('/api/session/refresh: spends the refresh token once', () => {
       expect(cookies[name]).toMatchObject({ value: '', maxAge: 0 });
   });
 
+  it('answers 401 without touching any cookie when there is no refresh cookie to spend', async () => {
+    const res = await refreshRoute.POST(request('/api/session/refresh', { method: 'POST' }));
+    expect(res.status).toBe(401);
+    expect(setCookies(res)).toEqual({});
+    expect(calls).toEqual([]);
+  });
+
   it('keeps the cookies when the API cannot answer, and says so with 503', async () => {
     const res = await refreshRoute.POST(
       request('/api/session/refresh', { method: 'POST', cookies: { mc_refresh: 'down' } }),

@@ -18,7 +18,10 @@ import {
 export async function POST(req: NextRequest) {
   if (!isSameOrigin(req)) return trpcError(403, 'FORBIDDEN', 'Cross-site requests are refused');
   const { refresh } = readTokens(req);
-  const outcome = refresh ? await refreshSession(refresh, forwardedFor(req)) : ({ kind: 'refused' } as const);
+  // Nothing to spend, and nothing to clear: a Set-Cookie here could erase the cookies another
+  // tab has just received by signing in.
+  if (!refresh) return trpcError(401, 'UNAUTHORIZED', 'Your session has ended. Please sign in again.');
+  const outcome = await refreshSession(refresh, forwardedFor(req));
   if (outcome.kind === 'unreachable') {
     // The session may well be fine: keep it, and say the service is away.
     return trpcError(
