@@ -212,7 +212,11 @@ async function main() {
     // The same build through PgBouncer, for the pooler cases (started only when one is selected).
     let pooled: ChildProcess | undefined;
     if (POOLER_CASES.some(selected)) {
-      pgbouncer = await startPgBouncer({ serverHost: url.hostname, serverPort: Number(url.port || 5432) });
+      pgbouncer = await startPgBouncer({
+        serverHost: url.hostname,
+        serverPort: Number(url.port || 5432),
+        poolSize: Number(process.env.BENCH_PGBOUNCER_POOL_SIZE ?? 20),
+      });
       pooled = start(
         'api-pooled',
         [apiDist],
