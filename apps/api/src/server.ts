@@ -46,6 +46,10 @@ export async function startServer(env: Env, injected?: { database?: Database }):
       const report =
         env.MIGRATE_ON_START === 'true' ? await database.migrate() : await database.checkMigrations();
       logMigrations(log, report);
+      // Migrations reach the server directly; requests go through DATABASE_URL. A pooler that
+      // refuses this connection (or a URL that is wrong) is a start-up failure, said here, not a
+      // 503 on every request later.
+      await database.ping(10_000);
     } catch (error) {
       await database.close().catch(() => {});
       throw error;

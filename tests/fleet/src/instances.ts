@@ -25,14 +25,18 @@ function baseEnv(): Record<string, string> {
 }
 
 /**
- * The built API (`node <start flags> apps/api/dist/server.mjs`, as `pnpm start:api` runs it) on a
- * fixed port, with `env`; `start` resolves once its readiness check answers 200.
+ * A process on a port of its own, started again and again (a deploy restarts it): `launch`
+ * spawns it with the settings of the moment, and a start resolves once `readyPath` answers 200.
  */
-export async function apiInstance(name: string, env: Record<string, string>): Promise<Instance> {
+async function instance(
+  name: string,
+  readyPath: string,
+  launch: (port: number, overrides: Record<string, string>) => Child,
+  stopWaitMs: number,
+): Promise<Instance> {
   const port = await freePort();
-  let child: Child | undefined;
-  let settings = env;
   const url = `http://127.0.0.1:${port}`;
+  let child: Child | undefined;
   return {
     name,
     port,
@@ -42,68 +46,57 @@ export async function apiInstance(name: string, env: Record<string, string>): Pr
       return child;
     },
     async start(overrides = {}) {
-      settings = { ...settings, ...overrides };
-      const running = startChild(process.execPath, [...apiNodeFlags(), API_BUNDLE], {
-        cwd: path.dirname(API_BUNDLE),
-        env: { ...baseEnv(), ...settings, PORT: String(port), HOST: '127.0.0.1' },
-      });
+      const running = launch(port, overrides);
       child = running;
       await until(
         async () => {
-          if (running.process.exitCode !== null) {
-            throw new Error(`${name} exited ${running.process.exitCode}: ${running.output().slice(-2000)}`);
-          }
-          const res = await fetch(`${url}/v1/health`).catch(() => undefined);
+          if (running.process.exitCode !== null)
+            throw new Error(`${name} exited ${running.process.exitCode}`);
+          const res = await fetch(`${url}${readyPath}`).catch(() => undefined);
           return res?.status === 200 ? true : undefined;
         },
         60_000,
-        `${name} to be ready`,
+        `${name} to answer ${readyPath}`,
       ).catch((error: unknown) => {
         throw new Error(`${String(error)}\n${running.output().slice(-2000)}`);
       });
     },
     stop: (signal = 'SIGTERM') =>
-      child?.stop(signal, 30_000) ?? Promise.resolve({ code: null, signal: null }),
+      child?.stop(signal, stopWaitMs) ?? Promise.resolve({ code: null, signal: null }),
   };
 }
 
-/** The built console (`next start`), reaching the API at `apiUrl`. */
-export async function consoleInstance(name: string, apiUrl: string): Promise<Instance> {
-  const port = await freePort();
-  let child: Child | undefined;
-  const url = `http://127.0.0.1:${port}`;
-  const nextBin = path.join(WEB_DIR, 'node_modules/next/dist/bin/next');
-  return {
+/**
+ * The built API (`node <start flags> apps/api/dist/server.mjs`, as `pnpm start:api` runs it) with
+ * `env`; each start may override some of it, and the overrides stay for later starts.
+ */
+export function apiInstance(name: string, env: Record<string, string>): Promise<Instance> {
+  let settings = env;
+  return instance(
     name,
-    port,
-    url,
-    child: () => {
-      if (!child) throw new Error(`${name} was never started`);
-      return child;
+    '/v1/health',
+    (port, overrides) => {
+      settings = { ...settings, ...overrides };
+      return startChild(process.execPath, [...apiNodeFlags(), API_BUNDLE], {
+        cwd: path.dirname(API_BUNDLE),
+        env: { ...baseEnv(), ...settings, PORT: String(port), HOST: '127.0.0.1' },
+      });
     },
-    async start() {
-      const running = startChild(
-        process.execPath,
-        [nextBin, 'start', '--hostname', '127.0.0.1', '--port', String(port)],
-        {
-          cwd: WEB_DIR,
-          env: { ...baseEnv(), NODE_ENV: 'production', API_URL: apiUrl, NEXT_TELEMETRY_DISABLED: '1' },
-        },
-      );
-      child = running;
-      await until(
-        async () => {
-          if (running.process.exitCode !== null) {
-            throw new Error(`${name} exited ${running.process.exitCode}: ${running.output().slice(-2000)}`);
-          }
-          const res = await fetch(`${url}/sign-in`).catch(() => undefined);
-          return res?.status === 200 ? true : undefined;
-        },
-        60_000,
-        `${name} to serve the sign-in page`,
-      );
-    },
-    stop: (signal = 'SIGTERM') =>
-      child?.stop(signal, 15_000) ?? Promise.resolve({ code: null, signal: null }),
-  };
+    30_000,
+  );
+}
+
+/** The built console (`next start`), reaching the API at `apiUrl`. */
+export function consoleInstance(name: string, apiUrl: string): Promise<Instance> {
+  const nextBin = path.join(WEB_DIR, 'node_modules/next/dist/bin/next');
+  return instance(
+    name,
+    '/sign-in',
+    (port) =>
+      startChild(process.execPath, [nextBin, 'start', '--hostname', '127.0.0.1', '--port', String(port)], {
+        cwd: WEB_DIR,
+        env: { ...baseEnv(), NODE_ENV: 'production', API_URL: apiUrl, NEXT_TELEMETRY_DISABLED: '1' },
+      }),
+    15_000,
+  );
 }
