@@ -177,21 +177,15 @@ async function main(args: string[]) {
       { dataDir: env.DATA_DIR },
     );
   }
-  const running = await startServer(env);
-  log.info('api listening', {
-    url: running.url,
-    database:
-      running.database.kind === 'embedded'
-        ? `embedded (${env.DATA_DIR})`
-        : `postgresql${env.DATABASE_POOLER === 'transaction' ? ' through a transaction-mode pooler' : ''}`,
-    rest: `${running.url}/v1`,
-    docs: `${running.url}/v1/docs`,
-  });
-  const stop = (signal: NodeJS.Signals) => {
+  // Signals are taken from the start, so one that arrives as the API says it listens finds its
+  // handler (the drain), and one during start-up ends it cleanly.
+  let running: RunningServer | undefined;
+  let stopping: NodeJS.Signals | undefined;
+  const shutdown = (server: RunningServer, signal: NodeJS.Signals) => {
     // Ctrl-C is a person at a terminal: no balancer to wait for.
     const delayMs = signal === 'SIGTERM' ? env.SHUTDOWN_DELAY_SECONDS * 1000 : 0;
     log.info('shutting down', { signal, delaySeconds: delayMs / 1000 });
-    running.close({ delayMs }).then(
+    server.close({ delayMs }).then(
       () => {
         log.info('shut down');
         process.exit(0);
@@ -202,8 +196,27 @@ async function main(args: string[]) {
       },
     );
   };
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = signal;
+    if (running) return shutdown(running, signal);
+    // Still starting: nothing is served yet, so nothing to drain.
+    log.info('stopped while starting', { signal });
+    process.exit(0);
+  };
+  // Once each: a second Ctrl-C ends the process at once.
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
+  running = await startServer(env);
+  log.info('api listening', {
+    url: running.url,
+    database:
+      running.database.kind === 'embedded'
+        ? `embedded (${env.DATA_DIR})`
+        : `postgresql${env.DATABASE_POOLER === 'transaction' ? ' through a transaction-mode pooler' : ''}`,
+    rest: `${running.url}/v1`,
+    docs: `${running.url}/v1/docs`,
+  });
 }
 
 /** An error and its causes as one line: what failed, then why, down to the driver's own words. */

@@ -1,4 +1,4 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -101,4 +101,52 @@ describe.runIf(process.env.TEST_DATABASE_URL)('migrations as a step of their own
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('"msg":"migrations: nothing to apply"');
   });
+});
+
+describe('stopping', () => {
+  /** Starts the built server on the embedded database, waits until it listens, then signals it. */
+  async function signalled(signal: NodeJS.Signals) {
+    const dir = mkdtempSync(path.join(tmpdir(), 'music-stop-'));
+    const child = spawn(process.execPath, [BUNDLE], {
+      cwd: API_DIR,
+      env: {
+        PATH: process.env.PATH ?? '',
+        NODE_ENV: 'production',
+        PORT: '0',
+        DATA_DIR: dir,
+        SHUTDOWN_DELAY_SECONDS: '2',
+        LOG_LEVEL: 'info',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    const listening = new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        const line = out.split('\n').find((l) => l.includes('"api listening"'));
+        if (line) resolve((JSON.parse(line) as { url: string }).url);
+      });
+      child.once('exit', () => reject(new Error(`exited early: ${out}`)));
+    });
+    const url = await listening;
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const started = Date.now();
+    child.kill(signal);
+    const readiness = await fetch(`${url}/v1/health`)
+      .then((res) => res.status)
+      .catch((error: unknown) => `refused: ${String((error as Error).cause ?? error)}`);
+    const code = await exited;
+    rmSync(dir, { recursive: true, force: true });
+    return { readiness, ms: Date.now() - started, code };
+  }
+
+  it('SIGTERM: readiness 503 at once, the delay served, then exit 0; Ctrl-C (SIGINT) skips the delay', async () => {
+    const term = await signalled('SIGTERM');
+    expect(term.readiness).toBe(503);
+    expect(term.code).toBe(0);
+    expect(term.ms).toBeGreaterThanOrEqual(2_000);
+    const int = await signalled('SIGINT');
+    expect(int.code).toBe(0);
+    expect(int.ms).toBeLessThan(1_500);
+  }, 60_000);
 });
