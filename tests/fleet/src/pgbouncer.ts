@@ -1,7 +1,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { asService, type Child, findTool, freePort, serviceDir, startChild, until } from './processes';
+import { type Child, findTool, freePort, serviceDir, serviceOwner, startChild, until } from './processes';
 
 export interface PgBouncerOptions {
   /** The PostgreSQL server behind it. */
@@ -66,7 +66,8 @@ export async function startPgBouncer(options: PgBouncerOptions = {}): Promise<Pg
   let child: Child | undefined;
 
   async function start(): Promise<void> {
-    child = startChild(binary, [config], { ...asService(), cwd: dir });
+    // As the service user, spawned directly, so signals reach PgBouncer itself.
+    child = startChild(binary, [config], { ...serviceOwner(), cwd: dir });
     const running = child;
     await until(
       async () => {

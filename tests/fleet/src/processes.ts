@@ -44,7 +44,8 @@ export async function until<T>(probe: () => Promise<T | undefined>, ms: number, 
  */
 const asRoot = process.getuid?.() === 0;
 let owner: { uid: number; gid: number } | undefined;
-function serviceOwner(): { uid: number; gid: number } | undefined {
+/** The user daemons run as: `postgres` when we are root (throws if there is none), else ourselves. */
+export function serviceOwner(): { uid: number; gid: number } | undefined {
   if (!asRoot) return undefined;
   if (!owner) {
     const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim());
@@ -59,12 +60,6 @@ export function serviceDir(prefix: string): string {
   const user = serviceOwner();
   if (user) chownSync(dir, user.uid, user.gid);
   return dir;
-}
-
-/** Spawn options that run a daemon as the service user (see serviceDir), signals going straight to it. */
-export function asService(): { uid?: number; gid?: number } {
-  const user = serviceOwner();
-  return user ? { uid: user.uid, gid: user.gid } : {};
 }
 
 /** The first of `candidates` that exists, or what to install. */

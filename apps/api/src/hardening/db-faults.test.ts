@@ -5,6 +5,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDatabase, type Database } from '@music/db';
+import {
+  connectSession,
+  findPostgresTools,
+  type PostgresInstance,
+  type SqlSession,
+  startPostgres,
+} from '@music/fleet/components';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../server';
 import {
@@ -16,13 +23,6 @@ import {
   tryConnect,
   uniqueEmail,
 } from '../testing/harness';
-import {
-  connectSession,
-  findPostgresTools,
-  type PostgresInstance,
-  type SqlSession,
-  startPostgres,
-} from '../testing/postgres-instance';
 import { type Actor, FAST_PASSWORD, fastActor, insertSongRow, randomTag } from './support';
 
 /**

@@ -1,30 +1,22 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
+import { existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
+import { freePort, serviceDir, serviceOwner } from './processes';
 
-/** A plain connection (`pg.Client`), typed as far as the tests use it: apps/api has no @types/pg. */
+/** A plain connection, typed as far as the tests use it. */
 export interface SqlSession {
   query<R = Record<string, unknown>>(text: string, values?: unknown[]): Promise<{ rows: R[] }>;
   end(): Promise<void>;
 }
-
-interface PgClient extends SqlSession {
-  connect(): Promise<void>;
-  on(event: 'error', listener: (error: Error) => void): void;
-}
-const { Client } = createRequire(import.meta.url)('pg') as {
-  Client: new (config: { connectionString: string; application_name?: string }) => PgClient;
-};
 
 /**
  * Connects a session from outside the API (a DBA, another service). Errors while idle (the
  * server stopping under it) are ignored instead of crashing the test run.
  */
 export async function connectSession(url: string, applicationName = 'db-faults-test'): Promise<SqlSession> {
-  const client = new Client({ connectionString: url, application_name: applicationName });
+  const client = new pg.Client({ connectionString: url, application_name: applicationName });
   client.on('error', () => {});
   try {
     await client.connect();
@@ -56,8 +48,7 @@ export interface PostgresInstance {
 
 interface Tools {
   bin: string;
-  /** Runs a PostgreSQL tool as the right user. */
-  command(tool: string, args: string[]): [string, string[]];
+  /** Who runs the tools (see serviceOwner): spread into spawn options. */
   owner: { uid: number; gid: number } | undefined;
 }
 
@@ -74,57 +65,44 @@ export function findPostgresTools(): Tools | { unavailable: string } {
     (dir) => existsSync(path.join(dir, 'initdb')) && existsSync(path.join(dir, 'pg_ctl')),
   );
   if (!bin) return { unavailable: 'initdb/pg_ctl not found (pg_config --bindir, /usr/lib/postgresql/*/bin)' };
-
   let owner: Tools['owner'];
-  if (process.getuid?.() === 0) {
-    try {
-      const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8', stdio: 'pipe' }).trim());
-      const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8', stdio: 'pipe' }).trim());
-      owner = { uid, gid };
-    } catch {
-      return { unavailable: 'running as root and there is no `postgres` user to run PostgreSQL as' };
-    }
-  }
-  const command: Tools['command'] = (tool, args) =>
-    owner
-      ? ['runuser', ['-u', 'postgres', '--', path.join(bin, tool), ...args]]
-      : [path.join(bin, tool), args];
   try {
-    const [file, args] = command('initdb', ['--version']);
-    execFileSync(file, args, { stdio: 'pipe', cwd: tmpdir(), timeout: 10_000 });
+    owner = serviceOwner();
+  } catch {
+    return { unavailable: 'running as root and there is no `postgres` user to run PostgreSQL as' };
+  }
+  try {
+    execFileSync(path.join(bin, 'initdb'), ['--version'], {
+      stdio: 'pipe',
+      cwd: tmpdir(),
+      timeout: 10_000,
+      ...owner,
+    });
   } catch (error) {
     return { unavailable: `initdb cannot run: ${error instanceof Error ? error.message : String(error)}` };
   }
-  return { bin, command, owner };
+  return { bin, owner };
 }
 
 function run(tools: Tools, tool: string, args: string[], timeoutMs: number): Promise<string> {
-  const [file, fullArgs] = tools.command(tool, args);
   return new Promise((resolve, reject) => {
-    execFile(file, fullArgs, { cwd: tmpdir(), timeout: timeoutMs }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`${tool} ${args.join(' ')} failed: ${error.message}\n${stdout}${stderr}`));
-      else resolve(stdout);
-    });
-  });
-}
-
-/** A port nobody listens on right now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
+    execFile(
+      path.join(tools.bin, tool),
+      args,
+      { cwd: tmpdir(), timeout: timeoutMs, ...tools.owner },
+      (error, stdout, stderr) => {
+        if (error)
+          reject(new Error(`${tool} ${args.join(' ')} failed: ${error.message}\n${stdout}${stderr}`));
+        else resolve(stdout);
+      },
+    );
   });
 }
 
 export async function startPostgres(tools: Tools): Promise<PostgresInstance> {
-  const root = mkdtempSync(path.join(tmpdir(), 'music-pg-'));
+  const root = serviceDir('music-pg-');
   const dataDir = path.join(root, 'data');
   const logFile = path.join(root, 'postgres.log');
-  if (tools.owner) chownSync(root, tools.owner.uid, tools.owner.gid);
   const port = await freePort();
   const url = (database = 'postgres') => `postgres://postgres@127.0.0.1:${port}/${database}`;
   const options = [
