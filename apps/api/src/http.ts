@@ -26,8 +26,8 @@ export function sendNoContent(res: ServerResponse, headers: Record<string, strin
 
 /** The contract's error body: `{code, message}`, plus `errors` on 422 only. */
 export function sendError(res: ServerResponse, error: AppError, headers: Record<string, string> = {}) {
-  const body: Record<string, unknown> = { code: error.appCode, message: error.message };
-  if (error.appCode === 'VALIDATION_FAILED') body.errors = error.errors ?? [];
+  const body: Record<string, unknown> = { code: error.code, message: error.message };
+  if (error.code === 'VALIDATION_FAILED') body.errors = error.errors ?? [];
   const extra: Record<string, string> = { ...headers };
   if (error.retryAfter !== undefined) extra['Retry-After'] = String(error.retryAfter);
   sendJson(res, error.status, body, extra);

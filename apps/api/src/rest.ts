@@ -1,64 +1,54 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
-  type Actor,
   AppError,
+  appErrorOf,
   type Context,
-  callProcedure,
+  type Operation,
+  operations,
   type RouteMeta,
-  restRoutes,
-  toAppError,
 } from '@music/api-router';
-import type { z } from 'zod';
 import { fail, readBody, sendError, sendJson, sendNoContent } from './http';
 
 /**
- * `/v1` is served by this small dispatcher over the procedures (`callProcedure`), reading the
- * same `meta` the OpenAPI document is generated from; trpc-to-openapi's own HTTP handler is not used.
- * Measured reasons (../shared/notes/trpc-to-openapi.md): its handler answers validation
- * failures with 400 and its own body instead of 422 + `errors[]`, cannot send 201/204,
- * ignores `application/json; charset=utf-8` bodies, mutates our zod schemas to coerce (which
- * then leaks into `/trpc`), and costs ~60% more CPU per request than a thin dispatcher.
- * Here the contract's check order is explicit: route (404/405), body size (413),
- * authentication (401), JSON (400), validation (400/422), then the service (404/403/409...).
+ * `/v1` is served by this small dispatcher over the operations (`@music/api-router`'s
+ * procedures seam), reading the same `meta` the OpenAPI document is generated from;
+ * trpc-to-openapi's own HTTP handler is not used (docs/decisions.md says why: its answers break
+ * the contract in several places and it costs ~60% more CPU per request).
+ * The contract's check order: route (404/405) and body size (413) here; then, inside the
+ * procedure, the caller (401, its middleware) before the input is read, so JSON (400) and
+ * validation (400/422) come next, then the service (404/403/409...).
  */
 
 interface CompiledRoute {
   route: RouteMeta;
-  procedurePath: string;
+  operation: Operation;
   segments: string[];
   params: string[];
   literalCount: number;
-  numberFields: Set<string>;
   queryFields: Set<string>;
   hasBody: boolean;
 }
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
-function baseType(schema: z.ZodType): string {
-  let def = (schema as unknown as { _zod: { def: { type: string; innerType?: z.ZodType } } })._zod.def;
-  while ((def.type === 'optional' || def.type === 'default' || def.type === 'nullable') && def.innerType) {
-    def = (def.innerType as unknown as { _zod: { def: { type: string; innerType?: z.ZodType } } })._zod.def;
-  }
-  return def.type;
-}
-
 function compile(): CompiledRoute[] {
-  return restRoutes().map(({ procedurePath, route, input }) => {
+  return operations.flatMap((operation) => {
+    const { route } = operation;
+    if (!route) return [];
     const segments = route.path.split('/').slice(1);
     const params = segments.filter((s) => s.startsWith('{')).map((s) => s.slice(1, -1));
-    const shape = input?.shape ?? {};
-    const fields = Object.keys(shape).filter((key) => !params.includes(key));
-    return {
-      route,
-      procedurePath,
-      segments,
-      params,
-      literalCount: segments.length - params.length,
-      numberFields: new Set(fields.filter((key) => baseType(shape[key] as z.ZodType) === 'number')),
-      queryFields: new Set(BODY_METHODS.has(route.method) ? [] : fields),
-      hasBody: BODY_METHODS.has(route.method) && fields.length > 0,
-    };
+    const fields = operation.inputFields.filter((key) => !params.includes(key));
+    return [
+      {
+        route,
+        operation,
+        segments,
+        params,
+        literalCount: segments.length - params.length,
+        queryFields: new Set(BODY_METHODS.has(route.method) ? [] : fields),
+        hasBody: BODY_METHODS.has(route.method) && fields.length > 0,
+      },
+    ];
   });
 }
 
@@ -85,7 +75,7 @@ function queryInput(route: CompiledRoute, search: URLSearchParams): Record<strin
     const values = search.getAll(key);
     if (values.length > 1) throw fail('BAD_REQUEST', `Query parameter '${key}' was given more than once`);
     const value = values[0]!;
-    input[key] = route.numberFields.has(key) && INTEGER.test(value) ? Number(value) : value;
+    input[key] = route.operation.numberFields.has(key) && INTEGER.test(value) ? Number(value) : value;
   }
   return input;
 }
@@ -109,7 +99,7 @@ function parseJsonBody(raw: Buffer, contentType: string | undefined): Record<str
 
 export interface RestHandlerOptions {
   /** Resolves the caller and builds the procedure context. */
-  createContext(req: IncomingMessage, requestId: string): Promise<{ ctx: Context; authStatus: string }>;
+  createContext(req: IncomingMessage, requestId: string): Promise<Context>;
   headers(requestId: string): Record<string, string>;
   onInternalError(error: unknown, requestId: string): void;
 }
@@ -144,34 +134,30 @@ export function createRestHandler(options: RestHandlerOptions) {
       const { route, params } = found;
 
       const raw = await readBody(req);
-      const { ctx, authStatus } = await options.createContext(req, requestId);
-      if (route.route.auth !== 'public' && authStatus !== 'ok') {
-        throw fail('UNAUTHORIZED', 'A valid bearer token is required');
-      }
-
-      let input: Record<string, unknown>;
-      if (route.hasBody) {
-        const body = parseJsonBody(raw, req.headers['content-type']);
-        if (body === undefined) throw fail('BAD_REQUEST', 'A JSON object body is required');
-        const clashes = Object.keys(body ?? {}).filter((key) => route.params.includes(key));
-        if (clashes.length > 0) {
-          throw new AppError('VALIDATION_FAILED', 'The request body failed validation', {
-            errors: clashes.map((field) => ({ field, message: 'Unknown field' })),
-          });
+      const ctx = await options.createContext(req, requestId);
+      // Read by the procedure's input parser, after its caller check (see above).
+      const readInput = async (): Promise<Record<string, unknown>> => {
+        if (route.hasBody) {
+          const body = parseJsonBody(raw, req.headers['content-type']);
+          if (body === undefined) throw fail('BAD_REQUEST', 'A JSON object body is required');
+          const clashes = Object.keys(body).filter((key) => route.params.includes(key));
+          if (clashes.length > 0) {
+            throw new AppError('VALIDATION_FAILED', 'The request body failed validation', {
+              errors: clashes.map((field) => ({ field, message: 'Unknown field' })),
+            });
+          }
+          return { ...body, ...params };
         }
-        input = { ...body, ...params };
-      } else if (BODY_METHODS.has(method)) {
         // Operations without body fields (logout, song links) ignore whatever body is sent.
-        input = { ...params };
-      } else {
-        input = { ...queryInput(route, url.searchParams), ...params };
-      }
+        if (BODY_METHODS.has(method)) return { ...params };
+        return { ...queryInput(route, url.searchParams), ...params };
+      };
 
       let output: unknown;
       try {
-        output = await callProcedure(ctx, route.procedurePath, input);
+        output = await route.operation.call(ctx, readInput);
       } catch (error) {
-        throw queryAware(toAppError(error).error, method);
+        throw queryAware(appErrorOf(error).error, method);
       }
 
       const status = route.route.status ?? 200;
@@ -182,9 +168,9 @@ export function createRestHandler(options: RestHandlerOptions) {
       }
       sendJson(res, status, output, headers);
     } catch (error) {
-      const { error: app, isInternal } = toAppError(error);
+      const { error: app, isInternal } = appErrorOf(error);
       if (isInternal) options.onInternalError(error, requestId);
-      if (app.appCode === 'PAYLOAD_TOO_LARGE') headers.Connection = 'close';
+      if (app.code === 'PAYLOAD_TOO_LARGE') headers.Connection = 'close';
       sendError(res, app, headers);
     }
   }
@@ -194,9 +180,7 @@ export function createRestHandler(options: RestHandlerOptions) {
 
 /** Validation of a GET/DELETE input concerns its query string: that is a 400, not a 422. */
 function queryAware(error: AppError, method: string): AppError {
-  if (error.appCode !== 'VALIDATION_FAILED' || BODY_METHODS.has(method)) return error;
+  if (error.code !== 'VALIDATION_FAILED' || BODY_METHODS.has(method)) return error;
   const detail = (error.errors ?? []).map((e) => `${e.field}: ${e.message}`).join('; ');
   return new AppError('BAD_REQUEST', `Invalid query parameters (${detail})`);
 }
-
-export type { Actor };

@@ -23,3 +23,4 @@ export {
   roleSchema,
   updateUserInput,
 } from './modules/users/users.schema';
+export { ERROR_CODES, type ErrorCode, type FieldError, MAX_FIELD_ERRORS } from './error-codes';

@@ -50,27 +50,26 @@ export function createContextInner(deps: Deps, request: RequestInfo): Context {
   return { ...deps, ...request };
 }
 
-export type Authentication = { status: 'anonymous' } | { status: 'invalid' } | { status: 'ok'; actor: Actor };
-
 /**
- * Resolves an Authorization header: a valid signature is not enough, the token's session must
- * still be live and its user still exist (logout, theft detection and deletion take effect at
- * once, on every instance). The role is the stored one, not the token's.
+ * The caller behind an Authorization header, or null (none, malformed, or refused): a valid
+ * signature is not enough, the token's session must still be live and its user still exist
+ * (logout, theft detection and deletion take effect at once, on every instance). The role is
+ * the stored one, not the token's.
  */
 export async function authenticate(
   deps: Pick<Deps, 'db' | 'tokens'>,
   authorization: string | undefined,
-): Promise<Authentication> {
-  if (authorization === undefined || authorization === '') return { status: 'anonymous' };
+): Promise<Actor | null> {
+  if (authorization === undefined || authorization === '') return null;
   const token = parseBearer(authorization);
-  if (!token) return { status: 'invalid' };
+  if (!token) return null;
   let claims: ReturnType<TokenService['verifyAccessTokenSync']>;
   try {
     claims = deps.tokens.verifyAccessTokenSync(token);
   } catch {
-    return { status: 'invalid' };
+    return null;
   }
-  if (!isUuid(claims.sid) || !isUuid(claims.sub)) return { status: 'invalid' };
+  if (!isUuid(claims.sid) || !isUuid(claims.sub)) return null;
   const user = await findSessionUser(deps.db, claims.sid, claims.sub);
-  return user ? { status: 'ok', actor: { user, sessionId: claims.sid } } : { status: 'invalid' };
+  return user ? { user, sessionId: claims.sid } : null;
 }

@@ -1,6 +1,5 @@
 export {
   type Actor,
-  type Authentication,
   authenticate,
   type Context,
   createContextInner,
@@ -19,6 +18,14 @@ export {
   toAppError,
 } from './errors';
 export { ensureAdmin } from './modules/auth/auth.service';
-export { createOpenApiDocument, restRoutes } from './openapi';
-export { type AppRouter, appRouter, callProcedure, procedureKind, procedureKinds } from './router';
-export { createCallerFactory, type HttpMethod, type Meta, type RouteMeta } from './trpc';
+export { createOpenApiDocument } from './openapi';
+export { type Operation, operationAt, operations } from './procedures';
+export { type AppRouter, appRouter } from './router';
+export {
+  appErrorOf,
+  createCallerFactory,
+  type HttpMethod,
+  type Meta,
+  type RouteMeta,
+  rpcErrorShape,
+} from './trpc';

@@ -1,8 +1,8 @@
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
-import { z } from 'zod';
 import { ERROR_CODES, type ErrorCode, MAX_FIELD_ERRORS } from './errors';
 import { appRouter } from './router';
-import type { Meta, RouteMeta } from './trpc';
+import { operations } from './procedures';
+import type { RouteMeta } from './trpc';
 
 type Json = Record<string, unknown>;
 
@@ -47,10 +47,10 @@ function errorResponse(code: ErrorCode): Json {
 }
 
 /** The errors an operation can answer, derived from its shape plus the ones it declares. */
-export function errorCodesOf(route: RouteMeta, operation: Json): ErrorCode[] {
+export function errorCodesOf(route: RouteMeta, isPublic: boolean, operation: Json): ErrorCode[] {
   const codes = new Set<ErrorCode>(route.errors ?? []);
   const parameters = (operation.parameters as Array<{ in: string }> | undefined) ?? [];
-  if (route.auth !== 'public') codes.add('UNAUTHORIZED');
+  if (!isPublic) codes.add('UNAUTHORIZED');
   if (parameters.some((p) => p.in === 'path')) codes.add('NOT_FOUND');
   if (parameters.some((p) => p.in === 'query')) codes.add('BAD_REQUEST');
   if (operation.requestBody) {
@@ -199,27 +199,6 @@ const errorSchemas: Json = {
   },
 };
 
-export interface RestRoute {
-  /** Dotted tRPC path, e.g. `users.get`. */
-  procedurePath: string;
-  route: RouteMeta;
-  /** The procedure's input schema (a zod object), when it takes input. */
-  input: z.ZodObject | undefined;
-}
-
-/** Walks the router's procedures and yields every one served on `/v1`. */
-export function restRoutes(): RestRoute[] {
-  const procedures = appRouter._def.procedures as unknown as Record<
-    string,
-    { _def: { meta?: Meta; inputs: unknown[] } }
-  >;
-  return Object.entries(procedures).flatMap(([procedurePath, procedure]) => {
-    const route = procedure._def.meta?.route;
-    const input = procedure._def.inputs[0];
-    return route ? [{ procedurePath, route, input: input instanceof z.ZodObject ? input : undefined }] : [];
-  });
-}
-
 /**
  * The `/v1` OpenAPI 3.1 document: trpc-to-openapi derives paths, parameters and schemas from
  * the procedures; the contract's parts it cannot know (real success statuses, the error
@@ -246,17 +225,18 @@ export function createOpenApiDocument(options: { baseUrl?: string } = {}): OpenA
     },
   }) as OpenAPIObject & { paths: Record<string, Record<string, Json>> };
 
-  for (const { route } of restRoutes()) {
+  for (const { route, isPublic } of operations) {
+    if (!route) continue;
     const path = route.path.replace(/\{(\w+)\}/g, '{$1}');
     const operation = document.paths[path]?.[route.method.toLowerCase()];
     if (!operation) throw new Error(`OpenAPI generator skipped ${route.method} ${route.path}`);
     const generated = (operation.responses as Record<string, Json>)['200'];
     const [status, success] = successResponse(route, generated);
     const errors = Object.fromEntries(
-      errorCodesOf(route, operation).map((code) => [String(ERROR_CODES[code].status), errorResponse(code)]),
+      errorCodesOf(route, isPublic, operation).map((code) => [String(ERROR_CODES[code].status), errorResponse(code)]),
     );
     operation.responses = { [status]: success, ...errors };
-    if (route.auth === 'public') operation.security = [];
+    operation.security = isPublic ? [] : [{ bearerAuth: [] }];
   }
   Object.assign(document.paths, plainOperations);
   type Components = NonNullable<OpenAPIObject['components']>;

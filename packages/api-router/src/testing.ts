@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createTokenService, hashPassword } from '@music/auth';
 import { insertSession, insertUser, type Role, uuidv7 } from '@music/db';
+import { TRPCError } from '@trpc/server';
 import { createTestDatabase, type TestDatabase } from '@music/db/testing';
 import { type Actor, createContextInner, DEFAULT_SETTINGS, type Deps, type Settings } from './context';
 import { AppError } from './errors';
@@ -57,11 +58,24 @@ export async function createRouterHarness(settings: Partial<Settings> = {}): Pro
   };
 }
 
-/** The contract code a call failed with (or a description of what it did instead). */
-export async function appCode(promise: Promise<unknown>): Promise<string> {
+/**
+ * The AppError a call failed with, as the procedure threw it (createCaller hands it over inside
+ * tRPC's wrapper); fails the test when the call succeeded or failed with anything else.
+ */
+export async function failureOf(promise: Promise<unknown>): Promise<AppError> {
   const error = await promise.then(
     () => undefined,
     (e: unknown) => e,
   );
-  return error instanceof AppError ? error.appCode : `not an AppError: ${String(error)}`;
+  const cause = error instanceof TRPCError ? error.cause : error;
+  if (cause instanceof AppError) return cause;
+  throw new Error(error === undefined ? 'the call succeeded' : `not an AppError: ${String(error)}`);
+}
+
+/** The contract code a call failed with (or a description of what it did instead). */
+export async function appCode(promise: Promise<unknown>): Promise<string> {
+  return failureOf(promise).then(
+    (error) => error.code,
+    (problem: Error) => problem.message,
+  );
 }

@@ -1,7 +1,9 @@
-import { initTRPC } from '@trpc/server';
+import { initTRPC, TRPCError } from '@trpc/server';
+import { type TRPC_ERROR_CODE_KEY, TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import type { OpenApiMeta } from 'trpc-to-openapi';
+import type { $ZodIssue } from 'zod/v4/core';
 import type { Context } from './context';
-import { AppError, type ErrorCode, toAppError } from './errors';
+import { AppError, type ErrorCode, issuesToFieldErrors, toAppError, validationError } from './errors';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -14,13 +16,12 @@ export interface RouteMeta {
   tag: string;
   /** Success status on `/v1` (default 200). 201 adds a `Location` header, 204 sends no body. */
   status?: 200 | 201 | 204;
-  /** `public` operations need no token (an invalid one is ignored); default `required`. */
-  auth?: 'public' | 'required';
   /** Errors this operation can answer besides the ones every operation of its shape has. */
   errors?: ErrorCode[];
 }
 
-export type Meta = OpenApiMeta<{ route?: RouteMeta }>;
+/** `public` is set by `publicProcedure` only: whether an operation needs a caller is declared by its builder. */
+export type Meta = OpenApiMeta<{ route?: RouteMeta; public?: true }>;
 
 /** The meta of an operation served on both transports. */
 export function rest(route: RouteMeta): Meta {
@@ -32,9 +33,77 @@ export function rest(route: RouteMeta): Meta {
       summary: route.summary,
       ...(route.description ? { description: route.description } : {}),
       tags: [route.tag],
-      protect: route.auth !== 'public',
-      // Error responses are written by ./openapi.ts from the contract, not by the generator.
+      // Security and error responses are written by ./openapi.ts, from the builder and the contract.
       errorResponses: [],
+    },
+  };
+}
+
+/**
+ * The edge between the domain's errors and tRPC's: tRPC's code for each contract code (services
+ * throw AppError, which knows no transport), and back for tRPC's own failures.
+ */
+const TRPC_CODES: Record<ErrorCode, TRPC_ERROR_CODE_KEY> = {
+  BAD_REQUEST: 'BAD_REQUEST',
+  UNAUTHORIZED: 'UNAUTHORIZED',
+  FORBIDDEN: 'FORBIDDEN',
+  NOT_FOUND: 'NOT_FOUND',
+  METHOD_NOT_ALLOWED: 'METHOD_NOT_SUPPORTED',
+  CONFLICT: 'CONFLICT',
+  PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  VALIDATION_FAILED: 'UNPROCESSABLE_CONTENT',
+  TOO_MANY_REQUESTS: 'TOO_MANY_REQUESTS',
+  INTERNAL_SERVER_ERROR: 'INTERNAL_SERVER_ERROR',
+  SERVICE_UNAVAILABLE: 'SERVICE_UNAVAILABLE',
+};
+
+const FROM_TRPC: Partial<Record<TRPC_ERROR_CODE_KEY, ErrorCode>> = {
+  PARSE_ERROR: 'BAD_REQUEST',
+  UNSUPPORTED_MEDIA_TYPE: 'BAD_REQUEST',
+  ...Object.fromEntries(Object.entries(TRPC_CODES).map(([app, trpc]) => [trpc, app])),
+};
+
+function isZodError(error: unknown): error is { issues: $ZodIssue[] } {
+  return typeof error === 'object' && error !== null && Array.isArray((error as { issues?: unknown }).issues);
+}
+
+/**
+ * Anything a call failed with, as the AppError both transports send: an AppError (also inside
+ * tRPC's wrapper), failed input validation as 422 with field errors, tRPC's own refusals by
+ * their code, the rest through the domain's `toAppError` (database failures, then a 500).
+ * `isInternal` is true for the unexpected kind: those are logged.
+ */
+export function appErrorOf(error: unknown): { error: AppError; isInternal: boolean } {
+  if (!(error instanceof TRPCError)) return toAppError(error);
+  const { cause } = error;
+  if (cause instanceof AppError) return { error: cause, isInternal: false };
+  if (error.code === 'BAD_REQUEST' && isZodError(cause)) {
+    return { error: validationError(issuesToFieldErrors(cause.issues)), isInternal: false };
+  }
+  if (error.code !== 'INTERNAL_SERVER_ERROR') {
+    const code = FROM_TRPC[error.code] ?? 'BAD_REQUEST';
+    return { error: new AppError(code, error.message, { cause: error }), isInternal: false };
+  }
+  return toAppError(cause ?? error);
+}
+
+/** The error as tRPC carries it: its code follows ours, the AppError rides along as the cause. */
+function toTrpcError(error: AppError): TRPCError {
+  return new TRPCError({ code: TRPC_CODES[error.code], message: error.message, cause: error });
+}
+
+/** The error body of `/trpc`, from the AppError: one formatter for tRPC's handler and the fast path. */
+export function rpcErrorShape(error: AppError, path: string | undefined) {
+  return {
+    message: error.message,
+    code: TRPC_ERROR_CODES_BY_KEY[TRPC_CODES[error.code]],
+    data: {
+      code: error.code,
+      // tRPC's handler answers with this status.
+      httpStatus: error.status,
+      path,
+      ...(error.errors ? { errors: error.errors } : {}),
+      ...(error.retryAfter !== undefined ? { retryAfter: error.retryAfter } : {}),
     },
   };
 }
@@ -43,53 +112,43 @@ const t = initTRPC
   .context<Context>()
   .meta<Meta>()
   .create({
-    errorFormatter({ shape, error }) {
-      const app = toAppError(error).error;
-      return {
-        message: app.message,
-        code: shape.code,
-        data: {
-          code: app.appCode,
-          httpStatus: app.status,
-          path: shape.data.path,
-          ...(app.errors ? { errors: app.errors } : {}),
-          ...(app.retryAfter !== undefined ? { retryAfter: app.retryAfter } : {}),
-        },
-      };
-    },
+    errorFormatter: ({ shape, error }) => rpcErrorShape(appErrorOf(error).error, shape.data.path),
   });
 
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
 /**
- * Every failure leaves a procedure as an AppError (middlewares see failures as results, so the
- * mapping happens on the result). Unexpected ones are logged here, once, with the request id.
+ * Every failure leaves a procedure as the tRPC form of an AppError (middlewares see failures as
+ * results, so the mapping happens on the result). Unexpected ones are logged here, once, with the
+ * request id.
  */
 function mapFailure<R extends { ok: boolean; error?: unknown }>(ctx: Context, path: string, result: R): R {
   if (result.ok) return result;
-  const { error, isInternal } = toAppError(result.error);
+  const { error, isInternal } = appErrorOf(result.error);
   if (isInternal) {
-    ctx.log.error('procedure failed', { path, requestId: ctx.requestId, error: describe(result.error) });
+    ctx.log.error('procedure failed', { path, requestId: ctx.requestId, error: describe(error.cause) });
   }
-  return { ...result, error };
+  return { ...result, error: toTrpcError(error) };
 }
 
 function describe(error: unknown): string {
-  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  const cause = error instanceof TRPCError && error.cause instanceof Error ? error.cause : error;
   return cause instanceof Error ? (cause.stack ?? cause.message) : String(cause);
 }
 
-export const publicProcedure = t.procedure.use(async ({ ctx, next, path }) =>
-  mapFailure(ctx, path, await next()),
-);
+/** An operation anyone may call; an invalid token is ignored (the caller is anonymous). */
+export const publicProcedure = t.procedure
+  .meta({ public: true })
+  .use(async ({ ctx, next, path }) => mapFailure(ctx, path, await next()));
 
 /**
- * The actor check and the error mapping in one middleware rather than two in a row: every level
- * of tRPC's middleware chain copies the call's options and closes over them again, on the
- * hottest path there is (every authenticated call).
+ * An operation that needs a caller: the one place that checks it, before the input is read (so
+ * a request without a token gets 401 whatever its body). The actor check and the error mapping
+ * are one middleware rather than two in a row: every level of tRPC's middleware chain copies
+ * the call's options and closes over them again, on the hottest path there is.
  */
 export const authedProcedure = t.procedure.use(async ({ ctx, next, path }) => {
-  if (!ctx.actor) throw new AppError('UNAUTHORIZED', 'A valid bearer token is required');
+  if (!ctx.actor) throw toTrpcError(new AppError('UNAUTHORIZED', 'A valid bearer token is required'));
   return mapFailure(ctx, path, await next({ ctx: { actor: ctx.actor } }));
 });

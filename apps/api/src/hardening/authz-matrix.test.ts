@@ -1,4 +1,3 @@
-import { restRoutes } from '@music/api-router';
 import { generateRefreshToken, hashToken } from '@music/auth';
 import { type Db, insertRefreshToken, insertSession, uuidv7 } from '@music/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +13,7 @@ import {
   insertSongRow,
   missingId,
   procedureKinds,
+  restRoutes,
   type Transport,
   type TrpcClient,
   trpcOf,
@@ -492,8 +492,8 @@ beforeAll(async () => {
 });
 afterAll(() => api?.close());
 
-const routes = new Map(restRoutes().map((r) => [r.procedurePath, r]));
-const kinds = procedureKinds();
+const routes = restRoutes;
+const kinds = procedureKinds;
 
 function send(transport: Transport, procedure: string, input: Input, token: string | undefined) {
   if (transport === 'trpc') return trpc.call(procedure, input, token);
@@ -526,8 +526,7 @@ describe('authorization matrix', () => {
   it.each(Object.keys(kinds))('%s: every caller x resource on both transports', async (procedure) => {
     const entry = MATRIX[procedure];
     expect(entry, `no matrix row for ${procedure}: add one`).toBeDefined();
-    const { route } = routes.get(procedure)!;
-    const isPublic = route.auth === 'public';
+    const { route, isPublic } = routes.get(procedure)!;
     const db = api.database.db;
     const mismatches: string[] = [];
     for (const [targetName, target] of Object.entries(entry!.targets)) {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { procedureKind, procedureKinds } from '@music/api-router';
+import { operationAt, operations, type RouteMeta } from '@music/api-router';
 import { createTokenService, hashPassword } from '@music/auth';
 import { type Db, insertSession, insertUser, uuidv7 } from '@music/db';
 import { sql } from 'kysely';
@@ -11,7 +11,13 @@ import { type Client, createClient, type Response, TEST_SECRET, uniqueEmail } fr
 export type Transport = 'v1' | 'trpc';
 export type Role = 'user' | 'artist' | 'admin';
 
-export { procedureKinds };
+/** Every procedure's dotted path with its kind. */
+export const procedureKinds = Object.fromEntries(operations.map((o) => [o.path, o.kind]));
+
+/** Every procedure by its dotted path, with its `/v1` route (every procedure has one). */
+export const restRoutes = new Map(
+  operations.map((o) => [o.path, { route: o.route as RouteMeta, isPublic: o.isPublic }]),
+);
 
 export interface TrpcClient extends Client {
   /** Calls a procedure the way the console's client does: queries by GET, mutations by POST. */
@@ -25,7 +31,7 @@ export function trpcOf(v1: Client): TrpcClient {
   return {
     ...client,
     call(path, input, token) {
-      const kind = procedureKind(path);
+      const kind = operationAt(path)?.kind;
       if (kind === 'query') {
         const query = input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`;
         return client.request('GET', `/${path}${query}`, { token });

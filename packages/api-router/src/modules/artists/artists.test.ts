@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppError } from '../../errors';
-import { createRouterHarness, type RouterHarness } from '../../testing';
+import { createRouterHarness, failureOf, type RouterHarness } from '../../testing';
 
 let h: RouterHarness;
 beforeAll(async () => {
@@ -9,14 +8,8 @@ beforeAll(async () => {
 afterAll(() => h?.close());
 
 async function failure(promise: Promise<unknown>): Promise<{ code: string; fields?: string[] }> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof AppError)) return { code: `not an AppError: ${String(error)}` };
-  return error.errors
-    ? { code: error.appCode, fields: error.errors.map((e) => e.field) }
-    : { code: error.appCode };
+  const error = await failureOf(promise);
+  return error.errors ? { code: error.code, fields: error.errors.map((e) => e.field) } : { code: error.code };
 }
 
 describe('artists procedures', () => {

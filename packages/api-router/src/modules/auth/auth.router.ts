@@ -12,7 +12,6 @@ export const authRouter = router({
         path: '/auth/login',
         tag: 'auth',
         summary: 'Sign in with email and password',
-        auth: 'public',
         errors: ['UNAUTHORIZED', 'TOO_MANY_REQUESTS'],
       }),
     )
@@ -27,7 +26,6 @@ export const authRouter = router({
         path: '/auth/refresh',
         tag: 'auth',
         summary: 'Exchange a refresh token for new tokens (the old one stops working)',
-        auth: 'public',
         errors: ['UNAUTHORIZED'],
       }),
     )

@@ -33,7 +33,6 @@ export const usersRouter = router({
         tag: 'users',
         summary: 'Sign up, or (admin) create a user with any role',
         status: 201,
-        auth: 'public',
         errors: ['FORBIDDEN', 'CONFLICT'],
       }),
     )

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppError } from '../../errors';
-import { appCode, createRouterHarness, type RouterHarness } from '../../testing';
+import { appCode, createRouterHarness, failureOf, type RouterHarness } from '../../testing';
 
 let h: RouterHarness;
 beforeAll(async () => {
@@ -81,14 +80,12 @@ describe('auth procedures', () => {
           ),
         ).toBe('UNAUTHORIZED');
       }
-      const error = await strict
-        .caller(null)
-        .auth.login({ email: 'slow@example.com', password: 'password-123' })
-        .catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(AppError);
-      expect((error as AppError).appCode).toBe('TOO_MANY_REQUESTS');
-      expect((error as AppError).retryAfter).toBeGreaterThan(0);
-      expect((error as AppError).retryAfter).toBeLessThanOrEqual(900);
+      const error = await failureOf(
+        strict.caller(null).auth.login({ email: 'slow@example.com', password: 'password-123' }),
+      );
+      expect(error.code).toBe('TOO_MANY_REQUESTS');
+      expect(error.retryAfter).toBeGreaterThan(0);
+      expect(error.retryAfter).toBeLessThanOrEqual(900);
     } finally {
       await strict.close();
     }

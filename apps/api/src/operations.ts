@@ -1,0 +1,80 @@
+import type { ServerResponse } from 'node:http';
+import { createOpenApiDocument } from '@music/api-router';
+import type { Database } from '@music/db';
+import { DOCS_HTML, docsAsset } from './docs';
+import { fail, sendError, sendJson } from './http';
+
+export interface OperationsOptions {
+  database: Pick<Database, 'ping'>;
+  /** True once the instance was told to stop: readiness answers 503 while it drains. */
+  isDraining?: (() => boolean) | undefined;
+}
+
+/**
+ * The `/v1` routes that are not procedures: readiness and liveness, the OpenAPI document and
+ * its browsable page. Resolves false for any other route.
+ */
+export function createOperations(options: OperationsOptions) {
+  let openApiJson: string | undefined;
+  /** What the last readiness check found: a draining instance answers at once, without asking. */
+  let lastDatabase: 'ok' | 'unavailable' = 'ok';
+
+  async function readiness(res: ServerResponse, headers: Record<string, string>) {
+    const unready = { ...headers, 'Retry-After': '5' };
+    if (options.isDraining?.()) {
+      sendJson(res, 503, { status: 'draining', database: lastDatabase }, unready);
+      return;
+    }
+    try {
+      await options.database.ping(2_000);
+      lastDatabase = 'ok';
+      sendJson(res, 200, { status: 'ok', database: 'ok' }, headers);
+    } catch {
+      lastDatabase = 'unavailable';
+      sendJson(res, 503, { status: 'degraded', database: 'unavailable' }, unready);
+    }
+  }
+
+  function send(res: ServerResponse, headers: Record<string, string>, type: string, body: string | Buffer) {
+    res.writeHead(200, { ...headers, 'Cache-Control': 'no-cache', 'Content-Type': type });
+    res.end(body);
+  }
+
+  return async function operation(
+    route: string,
+    method: string | undefined,
+    res: ServerResponse,
+    headers: Record<string, string>,
+  ): Promise<boolean> {
+    const known =
+      ['health', 'health/live', 'openapi.json', 'docs'].includes(route) || route.startsWith('docs/');
+    if (!known) return false;
+    if (method !== 'GET' && method !== 'HEAD') {
+      sendError(res, fail('METHOD_NOT_ALLOWED', `${method} is not allowed here`), {
+        ...headers,
+        Allow: 'GET',
+      });
+      return true;
+    }
+    if (route === 'health') await readiness(res, headers);
+    // Liveness: the process answers, whatever the database or a drain.
+    else if (route === 'health/live') sendJson(res, 200, { status: 'ok' }, headers);
+    else if (route === 'openapi.json') {
+      openApiJson ??= JSON.stringify(createOpenApiDocument());
+      send(res, headers, 'application/json; charset=utf-8', openApiJson);
+    } else if (route === 'docs') send(res, headers, 'text/html; charset=utf-8', DOCS_HTML);
+    else {
+      const asset = docsAsset(route.slice('docs/'.length));
+      if (!asset) sendError(res, fail('NOT_FOUND', `No route /v1/${route}`), headers);
+      else {
+        res.writeHead(200, {
+          ...headers,
+          'Cache-Control': 'public, max-age=3600',
+          'Content-Type': asset.type,
+        });
+        res.end(asset.body);
+      }
+    }
+    return true;
+  };
+}

@@ -1,0 +1,102 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { appErrorOf, appRouter, type Logger, operationAt, rpcErrorShape } from '@music/api-router';
+import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
+import { MAX_BODY_BYTES, sendJson } from './http';
+import type { CreateContext } from './request-context';
+
+export interface TrpcTransportOptions {
+  createContext: CreateContext;
+  headers(requestId: string): Record<string, string>;
+  log: Logger;
+}
+
+/**
+ * `/trpc`, the console's typed RPC. A plain query (`GET /trpc/<query>?input=…`, not batched, not
+ * streamed) is answered here, through the same operation, with the body and headers tRPC's
+ * handler writes (its error shape from the same formatter, `rpcErrorShape`): that handler turns
+ * every request into a Fetch `Request` and back, which doubled the CPU of a song detail on
+ * `/trpc` compared with `/v1` (docs/decisions.md). Everything else goes to tRPC's handler.
+ */
+export function createTrpcTransport(options: TrpcTransportOptions) {
+  const { createContext, log } = options;
+
+  function logInternal(requestId: string, error: unknown) {
+    const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+    log.error('rpc failed', { requestId, error: cause instanceof Error ? cause.stack : String(cause) });
+  }
+
+  async function plainQuery(
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    url: URL,
+    requestId: string,
+  ): Promise<boolean> {
+    const operation = operationAt(path);
+    if (req.method !== 'GET' || operation?.kind !== 'query') return false;
+    if (url.searchParams.has('batch') || req.headers['trpc-accept'] !== undefined) return false;
+    if (req.headers.accept?.includes('application/jsonl')) return false;
+    const raw = url.searchParams.get('input');
+    let input: unknown;
+    try {
+      input = raw === null ? undefined : JSON.parse(raw);
+    } catch {
+      // tRPC's handler answers a malformed input with its parse error.
+      return false;
+    }
+    const headers: Record<string, string> = {
+      ...options.headers(requestId),
+      'Content-Type': 'application/json',
+      Vary: 'trpc-accept, accept',
+    };
+    try {
+      const ctx = await createContext(req, requestId);
+      const data = await operation.call(ctx, async () => input);
+      sendJson(res, 200, { result: { data } }, headers);
+    } catch (failure) {
+      const { error, isInternal } = appErrorOf(failure);
+      if (isInternal) logInternal(requestId, failure);
+      if (error.retryAfter !== undefined) headers['Retry-After'] = String(error.retryAfter);
+      sendJson(res, error.status, { error: rpcErrorShape(error, path) }, headers);
+    }
+    return true;
+  }
+
+  function handler(req: IncomingMessage, res: ServerResponse, path: string, requestId: string) {
+    return nodeHTTPRequestHandler({
+      router: appRouter,
+      req,
+      res,
+      path,
+      // One HTTP request is one call: batching would let one request make many login attempts.
+      allowBatching: false,
+      maxBodySize: MAX_BODY_BYTES,
+      createContext: () => createContext(req, requestId),
+      responseMeta({ errors }) {
+        // Every answer here is JSON; tRPC's own early failures (an unsupported content type, a
+        // refused batch) would otherwise go out as text/plain.
+        const headers: Record<string, string> = {
+          ...options.headers(requestId),
+          'Content-Type': 'application/json',
+        };
+        const retryAfter = errors.map((e) => appErrorOf(e).error.retryAfter).find((r) => r !== undefined);
+        if (retryAfter !== undefined) headers['Retry-After'] = String(retryAfter);
+        return { headers };
+      },
+      onError({ error }) {
+        if (appErrorOf(error).isInternal) logInternal(requestId, error);
+      },
+    });
+  }
+
+  return async function trpc(
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    url: URL,
+    requestId: string,
+  ) {
+    if (await plainQuery(req, res, path, url, requestId)) return;
+    await handler(req, res, path, requestId);
+  };
+}

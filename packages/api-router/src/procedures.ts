@@ -1,0 +1,77 @@
+import type { AnyTRPCProcedure } from '@trpc/server';
+import { z } from 'zod';
+import type { Context } from './context';
+import { appRouter } from './router';
+import type { Meta, RouteMeta } from './trpc';
+
+/**
+ * The procedures as data: the one seam between the HTTP transports and tRPC. The REST
+ * dispatcher, the OpenAPI document and the `/trpc` fast path read operations from here and
+ * nothing else of tRPC's or zod's insides; those insides (the router's procedure record, a
+ * procedure's definition and call signature, a zod schema's wrappers) appear in this file only,
+ * next to the patch of @trpc/server (patches/), through public APIs where there are any.
+ */
+export interface Operation {
+  /** Dotted tRPC path, e.g. `songs.get`. */
+  path: string;
+  kind: 'query' | 'mutation';
+  /** Needs no caller: declared once, by building it with `publicProcedure`. */
+  isPublic: boolean;
+  /** How it is served on `/v1` (every operation is, today). */
+  route: RouteMeta | undefined;
+  /** The fields of its object input (none when it takes no input). */
+  inputFields: readonly string[];
+  /** The input fields that take numbers: a query string's text is converted for them. */
+  numberFields: ReadonlySet<string>;
+  /**
+   * Runs the procedure as `createCaller` would: every middleware, input and output validation.
+   * The input is read lazily, by the input parser, so it runs after the caller check: a request
+   * without a token is refused before its body is looked at. Called directly rather than through
+   * `createCaller(ctx)`, whose per-request proxy, path join and lookup cost several awaits.
+   */
+  call(ctx: Context, readInput: () => Promise<unknown>): Promise<unknown>;
+}
+
+type Procedure = AnyTRPCProcedure & {
+  _def: { type: 'query' | 'mutation'; meta?: Meta; inputs: unknown[] };
+};
+
+/** The schema under `.optional()`, `.default()` and `.nullable()`. */
+function unwrapped(schema: z.ZodType): z.ZodType {
+  let inner = schema;
+  while (inner instanceof z.ZodOptional || inner instanceof z.ZodDefault || inner instanceof z.ZodNullable) {
+    inner = inner.unwrap() as z.ZodType;
+  }
+  return inner;
+}
+
+function toOperation(path: string, procedure: Procedure): Operation {
+  const { type, meta, inputs } = procedure._def;
+  const shape: Record<string, z.ZodType> = inputs[0] instanceof z.ZodObject ? inputs[0].shape : {};
+  const inputFields = Object.keys(shape);
+  return {
+    path,
+    kind: type,
+    isPublic: meta?.public === true,
+    route: meta?.route,
+    inputFields,
+    numberFields: new Set(inputFields.filter((key) => unwrapped(shape[key]!) instanceof z.ZodNumber)),
+    call: (ctx, readInput) =>
+      procedure({ ctx, path, getRawInput: readInput, type, signal: undefined, batchIndex: 0 }),
+  };
+}
+
+const byPath = new Map(
+  Object.entries(appRouter._def.procedures as unknown as Record<string, Procedure>).map(([path, procedure]) => [
+    path,
+    toOperation(path, procedure),
+  ]),
+);
+
+/** Every operation, in the router's order. */
+export const operations: readonly Operation[] = [...byPath.values()];
+
+/** The operation at a dotted path (`songs.get`), or undefined when there is none. */
+export function operationAt(path: string): Operation | undefined {
+  return byPath.get(path);
+}
