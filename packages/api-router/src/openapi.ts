@@ -1,7 +1,7 @@
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import { ERROR_CODES, type ErrorCode, MAX_FIELD_ERRORS } from './errors';
-import { appRouter } from './router';
 import { operations } from './procedures';
+import { appRouter } from './router';
 import type { RouteMeta } from './trpc';
 
 type Json = Record<string, unknown>;
@@ -233,7 +233,10 @@ export function createOpenApiDocument(options: { baseUrl?: string } = {}): OpenA
     const generated = (operation.responses as Record<string, Json>)['200'];
     const [status, success] = successResponse(route, generated);
     const errors = Object.fromEntries(
-      errorCodesOf(route, isPublic, operation).map((code) => [String(ERROR_CODES[code].status), errorResponse(code)]),
+      errorCodesOf(route, isPublic, operation).map((code) => [
+        String(ERROR_CODES[code].status),
+        errorResponse(code),
+      ]),
     );
     operation.responses = { [status]: success, ...errors };
     operation.security = isPublic ? [] : [{ bearerAuth: [] }];

@@ -62,10 +62,9 @@ function toOperation(path: string, procedure: Procedure): Operation {
 }
 
 const byPath = new Map(
-  Object.entries(appRouter._def.procedures as unknown as Record<string, Procedure>).map(([path, procedure]) => [
-    path,
-    toOperation(path, procedure),
-  ]),
+  Object.entries(appRouter._def.procedures as unknown as Record<string, Procedure>).map(
+    ([path, procedure]) => [path, toOperation(path, procedure)],
+  ),
 );
 
 /** Every operation, in the router's order. */

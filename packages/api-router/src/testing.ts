@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { createTokenService, hashPassword } from '@music/auth';
 import { insertSession, insertUser, type Role, uuidv7 } from '@music/db';
-import { TRPCError } from '@trpc/server';
 import { createTestDatabase, type TestDatabase } from '@music/db/testing';
+import { TRPCError } from '@trpc/server';
 import { type Actor, createContextInner, DEFAULT_SETTINGS, type Deps, type Settings } from './context';
 import { AppError } from './errors';
 import { appRouter } from './router';
