@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { connect, type Socket } from 'node:net';
+// The three load generators: autocannon's closed loop, and an open and a closed loop on the lean client.
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
+import { LeanConnection, serialise, Tally } from './lean-client';
+import { type Probe, watch } from './proc';
 
 /** One HTTP request of a load run. */
 export interface Req {
@@ -23,67 +24,6 @@ export interface Sample {
   peakRssMb: number;
   errors: number;
   non2xx: number;
-}
-
-/** Kernel clock ticks per second (`getconf CLK_TCK`; 100 on every Linux we run on). */
-export const CLK_TCK = 100;
-
-/** CPU ticks of a process, or of one of its threads (`tid`; the main thread's is the pid). */
-export function cpuTicks(pid: number, tid?: number): number {
-  // Fields after the command name: state is [0], utime [11], stime [12] (man 5 proc).
-  const path = tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`;
-  const fields = readFileSync(path, 'utf8').split(') ')[1]!.split(' ');
-  return Number(fields[11]) + Number(fields[12]);
-}
-
-export function memory(pid: number): { rssMb: number; peakMb: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-  return { rssMb: Math.round(kb('VmRSS') / 1024), peakMb: Math.round(kb('VmHWM') / 1024) };
-}
-
-/** What a load run observes: the server process, and the database backends serving it. */
-export interface Probe {
-  pid: number;
-  /** Pids of the PostgreSQL backends connected to the benchmark database. */
-  dbPids(): Promise<number[]>;
-}
-
-function ticksOf(pids: number[]): Map<number, number> {
-  const ticks = new Map<number, number>();
-  for (const pid of pids) {
-    try {
-      ticks.set(pid, cpuTicks(pid));
-    } catch {
-      // The backend ended in the meantime.
-    }
-  }
-  return ticks;
-}
-
-/** CPU of the server and of the database backends, and the server's peak RSS, while `work` runs. */
-async function watch<T>(
-  probe: Probe,
-  work: () => Promise<T>,
-): Promise<{ result: T; cpuSeconds: number; dbCpuSeconds: number; peakRssMb: number }> {
-  const { pid } = probe;
-  let peakRssMb = memory(pid).rssMb;
-  const sampler = setInterval(() => {
-    peakRssMb = Math.max(peakRssMb, memory(pid).rssMb);
-  }, 100);
-  const dbBefore = ticksOf(await probe.dbPids());
-  const before = cpuTicks(pid);
-  try {
-    const result = await work();
-    const cpuSeconds = (cpuTicks(pid) - before) / CLK_TCK;
-    // Backends that connected during the run count from zero.
-    let dbTicks = 0;
-    for (const [backend, ticks] of ticksOf(await probe.dbPids()))
-      dbTicks += ticks - (dbBefore.get(backend) ?? 0);
-    return { result, cpuSeconds, dbCpuSeconds: dbTicks / CLK_TCK, peakRssMb };
-  } finally {
-    clearInterval(sampler);
-  }
 }
 
 /**
@@ -127,120 +67,6 @@ export async function closedLoop(
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
   };
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
-/**
- * A minimal HTTP/1.1 keep-alive client for the open-loop generator: requests are serialised once,
- * responses are read by their Content-Length. `node:http`'s client costs about 1 ms of CPU per
- * request on these machines, which on 2 cores is CPU taken from the server being measured; this
- * one costs a small fraction of that. It only understands what our two servers send (a status line,
- * headers with Content-Length, or no body for 204/304) and fails loudly on anything else.
- */
-class LeanConnection {
-  private readonly socket: Socket;
-  private buffer: Buffer = Buffer.alloc(0);
-  private pending: ((status: number | Error) => void) | undefined;
-  busy = false;
-  dead = false;
-
-  constructor(host: string, port: number) {
-    this.socket = connect({ host, port, noDelay: true });
-    this.socket.on('data', (chunk: Buffer) => {
-      this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
-      this.parse();
-    });
-    const fail = (error: Error) => {
-      this.dead = true;
-      this.finish(error);
-    };
-    this.socket.on('error', fail);
-    this.socket.on('close', () => fail(new Error('connection closed')));
-    this.socket.on('timeout', () => this.socket.destroy(new Error('timeout')));
-  }
-
-  send(bytes: Buffer, done: (status: number | Error) => void, timeoutMs: number) {
-    this.busy = true;
-    this.pending = done;
-    this.socket.setTimeout(timeoutMs);
-    this.socket.write(bytes);
-  }
-
-  close() {
-    this.dead = true;
-    this.socket.destroy();
-  }
-
-  private finish(result: number | Error) {
-    const done = this.pending;
-    this.pending = undefined;
-    this.busy = false;
-    this.socket.setTimeout(0);
-    done?.(result);
-  }
-
-  private parse() {
-    const headerEnd = this.buffer.indexOf('\r\n\r\n');
-    if (headerEnd < 0) return;
-    const head = this.buffer.toString('latin1', 0, headerEnd);
-    const status = Number(head.slice(9, 12));
-    const length = /\r\ncontent-length:\s*(\d+)/i.exec(head);
-    if (!length && status !== 204 && status !== 304) {
-      this.socket.destroy(new Error(`no Content-Length in a ${status} response`));
-      return;
-    }
-    const total = headerEnd + 4 + (length ? Number(length[1]) : 0);
-    if (this.buffer.length < total) return;
-    this.buffer = this.buffer.subarray(total);
-    this.finish(status);
-  }
-}
-
-/** A lean run's answers as they come, and its figures at the end (CPU as `watch` measured it). */
-class Tally {
-  private readonly latencies: number[] = [];
-  private errors = 0;
-  private non2xx = 0;
-
-  /** One answer to a request that was due (or sent) at `since`: a status, or the error instead. */
-  add(status: number | Error, since: number): void {
-    if (status instanceof Error) {
-      this.errors++;
-      return;
-    }
-    this.latencies.push(performance.now() - since);
-    if (status >= 300) this.non2xx++;
-  }
-
-  sample(seconds: number, watched: { cpuSeconds: number; dbCpuSeconds: number; peakRssMb: number }): Sample {
-    const latencies = this.latencies.sort((a, b) => a - b);
-    const round = (ms: number) => Math.round(ms * 10) / 10;
-    const answered = Math.max(1, latencies.length);
-    return {
-      rps: Math.round(latencies.length / seconds),
-      p50: round(percentile(latencies, 50)),
-      p99: round(percentile(latencies, 99)),
-      cpuUsPerReq: Math.round((watched.cpuSeconds * 1e6) / answered),
-      dbCpuUsPerReq: Math.round((watched.dbCpuSeconds * 1e6) / answered),
-      peakRssMb: watched.peakRssMb,
-      errors: this.errors,
-      non2xx: this.non2xx,
-    };
-  }
-}
-
-/** `r` as the bytes of one HTTP/1.1 request to `host`. */
-function serialise(r: Req, host: string): Buffer {
-  const body = r.body === undefined ? undefined : Buffer.from(r.body);
-  const lines = [`${r.method ?? 'GET'} ${r.path} HTTP/1.1`, `host: ${host}`];
-  for (const [k, v] of Object.entries(r.headers ?? {})) lines.push(`${k}: ${v}`);
-  if (body) lines.push(`content-length: ${body.length}`);
-  const head = Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1');
-  return body ? Buffer.concat([head, body]) : head;
 }
 
 /**
@@ -360,9 +186,9 @@ export function median(values: number[]): number {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-/** Medians of every figure over the rounds; errors are summed, peak RSS is the maximum. */
 const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits;
 
+/** Medians of every figure over the rounds; errors are summed, peak RSS is the maximum. */
 export function summarise(samples: Sample[]): Sample {
   return {
     rps: Math.round(median(samples.map((s) => s.rps))),
@@ -374,10 +200,4 @@ export function summarise(samples: Sample[]): Sample {
     errors: samples.reduce((a, s) => a + s.errors, 0),
     non2xx: samples.reduce((a, s) => a + s.non2xx, 0),
   };
-}
-
-/** Busy CPU ticks of the whole machine so far (user, nice, system, irq, softirq of /proc/stat). */
-export function machineBusyTicks(): number {
-  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.split(/\s+/).slice(1).map(Number);
-  return fields[0]! + fields[1]! + fields[2]! + fields[5]! + fields[6]!;
 }

@@ -58,7 +58,7 @@ export interface HashPoolStats {
  * rest of the API keeps a share of the CPU. Each thread is handed up to `depth` jobs, so it goes
  * from one hash straight to the next: with libuv's pool (the package's async API), every next hash
  * waited for the busy main thread to start it, and 0.1-0.3 of 2 cores idled under a login load
- * (README, Performance). Threads start on first use, and they do not keep an idle process alive.
+ * (docs/performance.md). Threads start on first use, and they do not keep an idle process alive.
  */
 export function createHashPool(size: number, depth = 2) {
   const slots: Slot[] = [];

@@ -1,0 +1,205 @@
+// The closed-loop cases (the API, or the API through PgBouncer, against the other side, in
+// alternating rounds) and the song detail at a fixed offered rate.
+
+import type { Fixtures } from './fixtures';
+import { closedLoop, openLoop, type Req, type Sample, summarise } from './load';
+import type { Probe } from './proc';
+import { compare, type Results } from './report';
+import { WORDS } from './seed';
+import { CONNECTIONS, FIXED_RATE, log, ROUNDS, SECONDS } from './settings';
+import { API, BASE, POOLED, type Servers } from './stack';
+
+/** The cases that compare the API through PgBouncer with the API straight to PostgreSQL. */
+export const POOLER_CASES = [
+  'pooler: GET /v1/songs/{id}',
+  'pooler: GET /v1/songs?page=1..10',
+  'pooler: GET /v1/songs?search=<word>',
+];
+
+export interface Case {
+  name: string;
+  api: (k: number) => Req[];
+  baseline: (k: number) => Req[];
+  /** The other side is the API too (the /trpc case compares the API with itself). */
+  baselineIsApi?: boolean;
+  /** The measured side is the API through PgBouncer; the other is the API straight to PostgreSQL. */
+  pooled?: boolean;
+  connections?: number;
+}
+
+/** `list` rotated by `by`: connections start at different places of the same list. */
+function rotate<T>(list: T[], by: number): T[] {
+  const k = ((by % list.length) + list.length) % list.length;
+  return [...list.slice(k), ...list.slice(0, k)];
+}
+
+/** Song detail requests, to the API and to the baseline (the fixed-rate case uses them too). */
+export function songDetails(f: Fixtures, auth: Record<string, string>) {
+  return {
+    api: f.songIds.map((id) => ({ path: `/v1/songs/${id}`, headers: auth })),
+    baseline: f.songIds.map((id) => ({ path: `/songs/${id}` })),
+  };
+}
+
+export function buildCases(f: Fixtures, auth: Record<string, string>): Case[] {
+  const pages = Array.from({ length: 10 }, (_, k) => k + 1);
+  const words = WORDS.slice(0, 50);
+  const coldSearches = pages.flatMap((p) => WORDS.map((w) => `search=${w}&page=${p}`));
+  const detail = songDetails(f, auth);
+  const apiDetail = (k: number) => rotate(detail.api, k * 37);
+  const apiPages = (k: number) =>
+    rotate(pages, k).map((p) => ({ path: `/v1/songs?page=${p}`, headers: auth }));
+  const apiSearch = (k: number) =>
+    rotate(words, k).map((w) => ({ path: `/v1/songs?search=${w}`, headers: auth }));
+  // Connection k adds then removes songs [k*40, k*40+40) in its own playlist: the list ends
+  // where it started, so cycling it never conflicts.
+  const addRemove = (k: number, prefix: string, headers: Record<string, string>) =>
+    f.songIds.slice((k * 40) % f.songIds.length, ((k * 40) % f.songIds.length) + 40).flatMap((songId) => [
+      {
+        method: 'POST',
+        path: `${prefix}/playlists/${f.scratch[k % f.scratch.length]}/songs`,
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ songId }),
+      },
+      {
+        method: 'DELETE',
+        path: `${prefix}/playlists/${f.scratch[k % f.scratch.length]}/songs/${songId}`,
+        headers,
+      },
+    ]);
+
+  return [
+    { name: 'GET /v1/songs/{id}', api: apiDetail, baseline: (k) => rotate(detail.baseline, k * 37) },
+    {
+      name: 'GET /v1/songs?page=1..10',
+      api: apiPages,
+      baseline: (k) => rotate(pages, k).map((p) => ({ path: `/songs?page=${p}` })),
+    },
+    {
+      name: 'GET /v1/songs?search=<word>',
+      api: apiSearch,
+      baseline: (k) => rotate(words, k).map((w) => ({ path: `/songs?search=${w}` })),
+    },
+    {
+      // 186 words x pages 1-10: more distinct searches than the API's result cache holds
+      // (1,000), cycled in order, so every request is a miss: the search itself.
+      name: 'GET /v1/songs?search=<word>&page=<n> (uncached)',
+      api: (k) => rotate(coldSearches, k * 37).map((q) => ({ path: `/v1/songs?${q}`, headers: auth })),
+      baseline: (k) => rotate(coldSearches, k * 37).map((q) => ({ path: `/songs?${q}` })),
+    },
+    {
+      name: 'GET /v1/playlists/{id}/songs',
+      api: () => [{ path: `/v1/playlists/${f.playlistId}/songs`, headers: auth }],
+      baseline: () => [{ path: `/playlists/${f.playlistId}/songs` }],
+    },
+    {
+      name: 'POST+DELETE /v1/playlists/{id}/songs',
+      api: (k) => addRemove(k, '/v1', auth),
+      baseline: (k) => addRemove(k, '', {}),
+    },
+    {
+      name: 'GET /trpc/songs.get (baseline: /v1)',
+      api: (k) =>
+        rotate(f.songIds, k * 37).map((songId) => ({
+          path: `/trpc/songs.get?input=${encodeURIComponent(JSON.stringify({ songId }))}`,
+          headers: auth,
+        })),
+      baseline: apiDetail,
+      baselineIsApi: true,
+    },
+    { name: POOLER_CASES[0]!, api: apiDetail, baseline: apiDetail, pooled: true },
+    { name: POOLER_CASES[1]!, api: apiPages, baseline: apiPages, pooled: true },
+    { name: POOLER_CASES[2]!, api: apiSearch, baseline: apiSearch, pooled: true },
+  ];
+}
+
+/**
+ * ROUNDS rounds of each side, alternating which goes first (AB, BA, AB, ...), the database idle
+ * before each: on a shared, noisy machine neither side gets the better half of the run.
+ */
+export async function alternate(
+  settle: () => Promise<void>,
+  sideA: () => Promise<void>,
+  sideB: () => Promise<void>,
+): Promise<void> {
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const side of r % 2 === 0 ? ['a', 'b'] : ['b', 'a']) {
+      await settle();
+      await (side === 'a' ? sideA() : sideB());
+    }
+  }
+}
+
+/** Sends one request of each side before loading it: a case that answers errors is a broken bench. */
+async function check(base: string, r: Req) {
+  const res = await fetch(`${base}${r.path}`, {
+    method: r.method ?? 'GET',
+    ...(r.headers ? { headers: r.headers } : {}),
+    ...(r.body !== undefined ? { body: r.body } : {}),
+  });
+  if (res.status >= 300)
+    throw new Error(`${r.method ?? 'GET'} ${base}${r.path} -> ${res.status} ${await res.text()}`);
+}
+
+export async function runCase(c: Case, servers: Servers, settle: () => Promise<void>, results: Results) {
+  const other = c.baselineIsApi || c.pooled ? servers.api : servers.baseline;
+  const otherBase = c.baselineIsApi || c.pooled ? API : BASE;
+  const [measured, measuredBase]: [Probe, string] =
+    c.pooled && servers.pooled ? [servers.pooled, POOLED] : [servers.api, API];
+  const connections = c.connections ?? CONNECTIONS;
+  // The first two requests: for the add/remove case that is one add and its removal.
+  for (const r of c.api(0).slice(0, 2)) await check(measuredBase, r);
+  for (const r of c.baseline(0).slice(0, 2)) await check(otherBase, r);
+  // Warm both sides (JIT, statement caches, buffers) before measuring.
+  await closedLoop(measured, measuredBase, c.api, { connections, seconds: 1 });
+  await settle();
+  await closedLoop(other, otherBase, c.baseline, { connections, seconds: 1 });
+  const a: Sample[] = [];
+  const b: Sample[] = [];
+  await alternate(
+    settle,
+    async () =>
+      void a.push(await closedLoop(measured, measuredBase, c.api, { connections, seconds: SECONDS })),
+    async () =>
+      void b.push(await closedLoop(other, otherBase, c.baseline, { connections, seconds: SECONDS })),
+  );
+  const label = c.pooled ? 'API direct' : c.baselineIsApi ? '/v1 (API)' : 'baseline';
+  const row = compare(c.name, summarise(a), summarise(b), label);
+  results.rows.push(row);
+  results.rounds[c.name] = { api: a, baseline: b };
+  const { api: A, baseline: B } = row;
+  log(
+    `${c.name}: ${A.rps} req/s, p99 ${A.p99} ms, ${A.cpuUsPerReq} us/req vs ${B!.rps} req/s, ` +
+      `${B!.cpuUsPerReq} us/req -> ${row.ratio!.toFixed(2)}x req/s, ${row.cpuRatio!.toFixed(2)}x CPU` +
+      (A.errors + A.non2xx + B!.errors + B!.non2xx
+        ? ` [errors/non-2xx: api ${A.errors}/${A.non2xx}, other ${B!.errors}/${B!.non2xx}]`
+        : ''),
+  );
+}
+
+export const FIXED_RATE_CASE = `GET /v1/songs/{id} @${FIXED_RATE} req/s`;
+
+/** Latency at a fixed offered rate (open loop), API and baseline alternating. */
+export async function runFixedRate(
+  detail: { api: Req[]; baseline: Req[] },
+  servers: Servers,
+  settle: () => Promise<void>,
+  results: Results,
+) {
+  const a: Sample[] = [];
+  const b: Sample[] = [];
+  const opts = { rate: FIXED_RATE, seconds: SECONDS };
+  // Warm both sides first, as every closed-loop case does: run alone (BENCH_CASES), this case
+  // would otherwise measure a cold JIT and cold caches (p99 ~70 ms instead of ~7 ms).
+  await openLoop(servers.api, API, detail.api, { rate: FIXED_RATE, seconds: 1 });
+  await openLoop(servers.baseline, BASE, detail.baseline, { rate: FIXED_RATE, seconds: 1 });
+  await alternate(
+    settle,
+    async () => void a.push(await openLoop(servers.api, API, detail.api, opts)),
+    async () => void b.push(await openLoop(servers.baseline, BASE, detail.baseline, opts)),
+  );
+  const row = compare(`${FIXED_RATE_CASE} offered`, summarise(a), summarise(b), 'baseline');
+  results.rows.push(row);
+  results.rounds[row.name] = { api: a, baseline: b };
+  log(`${row.name}: p50 ${row.api.p50} ms, p99 ${row.api.p99} ms (baseline p99 ${row.baseline!.p99} ms)`);
+}
