@@ -30,29 +30,32 @@ beforeAll(async () => {
 
 afterAll(() => cleanup.run(), 60_000);
 
+// In this order, each on the fleet the one before left (new columns, the new signing key).
+const scenarios: Array<[string, (fleet: Fleet) => Promise<void>]> = [
+  ['starts three instances together on an empty database, migrating it once', migratesOnce],
+  [
+    'refuses to start through the pooler without DATABASE_POOLER, saying why in one line',
+    refusesPoolerWithoutSetting,
+  ],
+  [
+    'checks no more than the limit of 30 simultaneous wrong passwords for one email, across instances',
+    limitsWrongPasswordsAcrossInstances,
+  ],
+  ['serves every read while columns and a table are added under load', readsThroughSchemaChanges],
+  ['loses no request and no write through a rolling restart of every instance', survivesRollingRestart],
+  [
+    'keeps every write whole when an instance is killed (SIGKILL) in the middle of them',
+    keepsWritesWholeThroughSigkill,
+  ],
+  ['rotates the signing key through rolling restarts without refusing a token in between', rotatesSigningKey],
+  [
+    'answers liveness but not readiness while PgBouncer is down, and recovers by itself',
+    ridesOutPoolerOutage,
+  ],
+];
+
 describe('a fleet behind PgBouncer and HAProxy', () => {
-  it('starts three instances together on an empty database, migrating it once', () => migratesOnce(fleet));
-
-  it('refuses to start through the pooler without DATABASE_POOLER, saying why in one line', () =>
-    refusesPoolerWithoutSetting(fleet));
-
-  it('checks no more than the limit of 30 simultaneous wrong passwords for one email, across instances', () =>
-    limitsWrongPasswordsAcrossInstances(fleet));
-
-  it('serves every read while columns and a table are added under load', () =>
-    readsThroughSchemaChanges(fleet));
-
-  it('loses no request and no write through a rolling restart of every instance', () =>
-    survivesRollingRestart(fleet));
-
-  it('keeps every write whole when an instance is killed (SIGKILL) in the middle of them', () =>
-    keepsWritesWholeThroughSigkill(fleet));
-
-  it('rotates the signing key through rolling restarts without refusing a token in between', () =>
-    rotatesSigningKey(fleet));
-
-  it('answers liveness but not readiness while PgBouncer is down, and recovers by itself', () =>
-    ridesOutPoolerOutage(fleet));
+  for (const [name, scenario] of scenarios) it(name, () => scenario(fleet));
 });
 
 describe('two consoles behind HAProxy, two tabs of one browser', () => {
