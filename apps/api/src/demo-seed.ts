@@ -15,6 +15,7 @@ import {
   setSongArtists,
   uuidv7,
 } from '@music/db';
+import catalogue from './demo-catalogue.json' with { type: 'json' };
 
 /** The demo accounts `pnpm dev` prints (never seeded in production). */
 export const DEMO_ACCOUNTS = {
@@ -23,87 +24,22 @@ export const DEMO_ACCOUNTS = {
   listener: { email: 'listener@example.com', password: 'listener-password', username: 'Lee Listener' },
 } as const;
 
-interface DemoArtist {
-  name: string;
-  bio: string;
-  /** title, album, genre, year, duration in seconds */
-  songs: Array<[string, string, string, number, number]>;
+/** The demo catalogue, kept as data in demo-catalogue.json. */
+interface DemoCatalogue {
+  artists: Array<{
+    name: string;
+    bio: string;
+    /** title, album, genre, year, duration in seconds */
+    songs: Array<[string, string, string, number, number]>;
+  }>;
+  /** Songs sung together: (title, featured artist) links added after the main artist. */
+  features: Array<[string, string]>;
+  /** The listener's playlists, songs by title. */
+  playlists: Array<{ name: string; description: string; isPublic: boolean; songs: string[] }>;
 }
 
-const CATALOGUE: DemoArtist[] = [
-  {
-    name: 'Mara Quill',
-    bio: 'Singer-songwriter from Galway; fingerpicked guitar, close harmonies and songs about the sea.',
-    songs: [
-      ['Salt on the Window', 'Low Tide Letters', 'Folk', 2019, 214],
-      ['Harbour Lights', 'Low Tide Letters', 'Folk', 2019, 187],
-      ['The Long Way Round', 'Low Tide Letters', 'Folk', 2019, 246],
-      ['Paper Boats', 'Northern Weather', 'Folk', 2022, 201],
-      ['Northern Weather', 'Northern Weather', 'Folk', 2022, 233],
-    ],
-  },
-  {
-    name: 'The Velvet Static',
-    bio: 'Four-piece indie rock band from Manchester, loud guitars and louder choruses since 2011.',
-    songs: [
-      ['Neon Lungs', 'Signal Loss', 'Indie Rock', 2014, 221],
-      ['Signal Loss', 'Signal Loss', 'Indie Rock', 2014, 258],
-      ['Crash Course', 'Signal Loss', 'Indie Rock', 2014, 176],
-      ['Afterglow Motel', 'Radio Silence', 'Indie Rock', 2018, 242],
-      ['Static Hearts', 'Radio Silence', 'Indie Rock', 2018, 205],
-    ],
-  },
-  {
-    name: 'Juno Okafor',
-    bio: 'Lagos-born, London-based producer blending Afrobeat rhythms with warm analogue synths.',
-    songs: [
-      ['Sunday in Yaba', 'Ember City', 'Afrobeat', 2020, 229],
-      ['Ember City', 'Ember City', 'Afrobeat', 2020, 264],
-      ['Slow Burn', 'Ember City', 'Afrobeat', 2020, 198],
-      ['Golden Hour (Interlude)', 'Ember City', 'Afrobeat', 2020, 92],
-      ['Move Like Water', 'Tides', 'Electronic', 2023, 237],
-    ],
-  },
-  {
-    name: 'Elena Vasquez Trio',
-    bio: 'Piano trio playing modern jazz with Latin roots; Elena writes, Tom plays bass, Ray drums.',
-    songs: [
-      ['Blue Hour in Havana', 'Nocturnes', 'Jazz', 2016, 356],
-      ['Seventh Street', 'Nocturnes', 'Jazz', 2016, 298],
-      ['Rain Study No. 2', 'Nocturnes', 'Jazz', 2016, 411],
-      ['Late Train', 'Small Hours', 'Jazz', 2021, 322],
-      ['Small Hours', 'Small Hours', 'Jazz', 2021, 389],
-    ],
-  },
-  {
-    name: 'Kite Theory',
-    bio: 'Electronic duo making bright, melodic house music for early mornings and long drives.',
-    songs: [
-      ['Weightless', 'Altitude', 'Electronic', 2017, 312],
-      ['Altitude', 'Altitude', 'Electronic', 2017, 287],
-      ['Glass Sky', 'Altitude', 'Electronic', 2017, 301],
-      ['Open Roads', 'Lift', 'House', 2022, 276],
-      ['First Light', 'Lift', 'House', 2022, 344],
-    ],
-  },
-  {
-    name: 'Hollow Pines',
-    bio: 'Americana band from the Blue Ridge Mountains: banjo, pedal steel and three-part harmony.',
-    songs: [
-      ['Copper Creek', 'Timberline', 'Americana', 2015, 224],
-      ['Whiskey and Wildflowers', 'Timberline', 'Americana', 2015, 247],
-      ['Porch Light', 'Timberline', 'Country', 2015, 193],
-      ['Ridge Line', 'Back Roads Home', 'Americana', 2019, 262],
-      ['Back Roads Home', 'Back Roads Home', 'Country', 2019, 238],
-    ],
-  },
-];
-
-/** Songs sung together: (title, featured artist) links added after the main artist. */
-const FEATURES: Array<[string, string]> = [
-  ['Move Like Water', 'Kite Theory'],
-  ['Late Train', 'Mara Quill'],
-];
+// JSON imports widen tuples to arrays; the shape above is what the file holds.
+const CATALOGUE = catalogue as DemoCatalogue;
 
 const SEED_LOCK = 'music-demo-seed';
 
@@ -137,7 +73,7 @@ export async function seedDemoData(deps: { db: Db; log: Pick<Logger, 'info'> }):
 
     const artistIds = new Map<string, string>();
     const songIds = new Map<string, string>();
-    for (const [index, artist] of CATALOGUE.entries()) {
+    for (const [index, artist] of CATALOGUE.artists.entries()) {
       const row = await insertArtist(trx, {
         id: uuidv7(),
         name: artist.name,
@@ -159,11 +95,11 @@ export async function seedDemoData(deps: { db: Db; log: Pick<Logger, 'info'> }):
         songIds.set(title, song.id);
       }
     }
-    for (const [title, name] of FEATURES) {
+    for (const [title, name] of CATALOGUE.features) {
       await linkSongArtist(trx, { songId: songIds.get(title)!, artistId: artistIds.get(name)! });
     }
 
-    const playlist = async (name: string, description: string, isPublic: boolean, titles: string[]) => {
+    for (const { name, description, isPublic, songs } of CATALOGUE.playlists) {
       const row = await insertPlaylist(trx, {
         id: uuidv7(),
         user_id: listener.id,
@@ -174,24 +110,9 @@ export async function seedDemoData(deps: { db: Db; log: Pick<Logger, 'info'> }):
       await setPlaylistSongs(
         trx,
         row.id,
-        titles.map((title) => songIds.get(title)!),
+        songs.map((title) => songIds.get(title)!),
       );
-    };
-    await playlist('Sunday Morning', 'Slow coffee, open windows.', true, [
-      'Salt on the Window',
-      'Blue Hour in Havana',
-      'Sunday in Yaba',
-      'Porch Light',
-      'Weightless',
-      'Small Hours',
-    ]);
-    await playlist('Running', 'Tempo up, no ballads.', false, [
-      'Neon Lungs',
-      'Crash Course',
-      'Open Roads',
-      'Move Like Water',
-      'Static Hearts',
-    ]);
+    }
     return true;
   });
   if (seeded)

@@ -1,0 +1,114 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { expect } from 'vitest';
+import { type HAProxy, startHaproxy } from '../haproxy';
+import { API_BUNDLE, apiInstance, type Instance, WEB_DIR } from '../instances';
+import { type PgBouncer, startPgBouncer } from '../pgbouncer';
+import { connectSession, type SqlSession } from '../postgres';
+import { type Cleanup, sleep, until } from '../processes';
+import { type Requests, requests } from './requests';
+
+const SERVER = new URL(process.env.TEST_DATABASE_DIRECT_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+export const OLD_KEY = `fleet-key-one-${randomBytes(24).toString('hex')}`;
+export const NEW_KEY = `fleet-key-two-${randomBytes(24).toString('hex')}`;
+export const ADMIN = { email: 'admin@fleet.test', password: 'fleet-admin-password' };
+/** Longer than HAProxy needs to take a stopping instance out (one failed check, 300 ms apart). */
+const SHUTDOWN_DELAY_SECONDS = 2;
+export const CHECK_INTERVAL_MS = 300;
+
+/** The running fleet, as the scenarios drive it. */
+export interface Fleet extends Requests {
+  apis: Instance[];
+  pgbouncer: PgBouncer;
+  balancer: HAProxy;
+  /** The settings every API instance starts with. */
+  apiEnv(): Record<string, string>;
+  /** Runs `work` on a connection of its own straight to the fleet's database (a DBA's view). */
+  onDatabase<T>(work: (db: SqlSession) => Promise<T>): Promise<T>;
+  /** SIGTERM, exit 0, start again and ready: one step of a rolling restart. */
+  restart(api: Instance, overrides?: Record<string, string>): Promise<void>;
+}
+
+/**
+ * A database of its own on the server, PgBouncer in front of it, three API instances started
+ * together on it while it is empty, and HAProxy in front of them; `cleanup` releases it all.
+ */
+export async function startFleet(cleanup: Cleanup): Promise<Fleet> {
+  for (const artefact of [API_BUNDLE, path.join(WEB_DIR, '.next/BUILD_ID')]) {
+    if (!existsSync(artefact)) throw new Error(`${artefact} is missing: run \`pnpm build\` first`);
+  }
+  const database = `music_fleet_${Date.now()}_${randomBytes(3).toString('hex')}`;
+  const directUrl = new URL(SERVER);
+  directUrl.pathname = `/${database}`;
+
+  const direct = new pg.Client({ connectionString: SERVER.toString() });
+  await direct.connect();
+  await direct.query(`create database "${database}"`);
+  cleanup.add(async () => {
+    await direct.query(`drop database if exists "${database}" with (force)`);
+    await direct.end();
+  });
+  const pgbouncer = await startPgBouncer({
+    serverHost: SERVER.hostname,
+    serverPort: Number(SERVER.port || 5432),
+  });
+  cleanup.add(() => pgbouncer.destroy());
+
+  const apiEnv = (): Record<string, string> => ({
+    NODE_ENV: 'production',
+    DATABASE_URL: pgbouncer.url(database),
+    DATABASE_POOLER: 'transaction',
+    DATABASE_DIRECT_URL: directUrl.toString(),
+    JWT_SECRET: OLD_KEY,
+    TRUST_PROXY: 'loopback',
+    DB_POOL_MAX: '6',
+    SHUTDOWN_DELAY_SECONDS: String(SHUTDOWN_DELAY_SECONDS),
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    LOG_LEVEL: 'warn',
+  });
+
+  // Three instances started at the same moment on the empty database.
+  const apis = await Promise.all(['api1', 'api2', 'api3'].map((name) => apiInstance(name, apiEnv())));
+  cleanup.add(() => Promise.all(apis.map((api) => api.stop('SIGINT'))));
+  await Promise.all(apis.map((api) => api.start()));
+
+  const balancer = await startHaproxy([
+    {
+      name: 'api',
+      servers: apis.map((a) => a.port),
+      check: 'GET /v1/health',
+      checkIntervalMs: CHECK_INTERVAL_MS,
+    },
+  ]);
+  cleanup.add(() => balancer.stop());
+  await until(
+    async () => ((await fetch(`${balancer.url('api')}/v1/health`)).ok ? true : undefined),
+    10_000,
+    'HAProxy',
+  );
+
+  return {
+    ...requests(balancer.url('api')),
+    apis,
+    pgbouncer,
+    balancer,
+    apiEnv,
+    async onDatabase(work) {
+      const db = await connectSession(directUrl.toString(), 'fleet-test');
+      return work(db).finally(() => db.end());
+    },
+    async restart(api, overrides) {
+      const exit = await api.stop('SIGTERM');
+      expect(exit, `${api.name} after SIGTERM: ${api.child().output().slice(-1000)}`).toEqual({
+        code: 0,
+        signal: null,
+      });
+      await api.start(overrides);
+      // Back in the balancer's rotation before the next one goes.
+      await sleep(CHECK_INTERVAL_MS * 3);
+    },
+  };
+}

@@ -1,0 +1,108 @@
+import { expect } from 'vitest';
+import { sleep } from '../processes';
+import { ADMIN, CHECK_INTERVAL_MS, type Fleet } from './fleet';
+
+async function adminToken(fleet: Fleet): Promise<string> {
+  return (await fleet.call('POST', '/auth/login', { body: ADMIN })).body.accessToken as string;
+}
+
+export async function readsThroughSchemaChanges(fleet: Fleet): Promise<void> {
+  const admin = await adminToken(fleet);
+  const user = await fleet.signUp('reader');
+  const artist = await fleet.call('POST', '/artists', { token: admin, body: { name: 'Fleet Artist' } });
+  expect(artist.status).toBe(201);
+  const load = fleet.steadyLoad(80, (i) => {
+    const reads = [
+      { method: 'GET', path: `/artists/${artist.body.id}`, token: user.token, ok: [200] },
+      { method: 'GET', path: '/artists?limit=20', token: user.token, ok: [200] },
+      { method: 'GET', path: `/users/${user.id}`, token: user.token, ok: [200] },
+      { method: 'GET', path: '/users?limit=20', token: admin, ok: [200] },
+      { method: 'GET', path: '/auth/me', token: user.token, ok: [200] },
+    ];
+    return reads[i % reads.length]!;
+  });
+  await sleep(1_500);
+  await fleet.onDatabase(async (db) => {
+    await db.query('alter table artists add column fleet_note text');
+    await sleep(700);
+    await db.query('alter table users add column fleet_nickname text');
+    await sleep(700);
+    await db.query('create table fleet_extra (id int primary key, note text)');
+    await db.query('alter table songs add column fleet_mood text default null');
+  });
+  await sleep(3_000);
+  const results = await load.stop();
+  expect(results.length).toBeGreaterThan(300);
+  const failed = results.filter((r) => r.status !== 200);
+  expect(failed, JSON.stringify(failed.slice(0, 5))).toEqual([]);
+}
+
+export async function survivesRollingRestart(fleet: Fleet): Promise<void> {
+  const user = await fleet.signUp('roller');
+  const load = fleet.steadyLoad(80, (i) =>
+    i % 4 === 0
+      ? { method: 'POST', path: '/playlists', token: user.token, body: { name: `Roll ${i}` }, ok: [201] }
+      : i % 4 === 1
+        ? { method: 'GET', path: '/playlists?limit=5', token: user.token, ok: [200] }
+        : i % 4 === 2
+          ? { method: 'GET', path: '/auth/me', token: user.token, ok: [200] }
+          : { method: 'GET', path: '/songs?limit=5', token: user.token, ok: [200] },
+  );
+  await sleep(1_000);
+  for (const api of fleet.apis) await fleet.restart(api);
+  await sleep(1_000);
+  const results = await load.stop();
+  expect(results.length).toBeGreaterThan(500);
+  const failed = results.filter((r) => !(r.status === 200 || r.status === 201));
+  expect(failed, JSON.stringify(failed.slice(0, 5))).toEqual([]);
+  const acknowledged = results.filter((r) => r.status === 201).map((r) => r.body.id as string);
+  const { rows } = await fleet.onDatabase((db) =>
+    db.query<{ id: string }>('select id from playlists where user_id = $1', [user.id]),
+  );
+  expect(rows.map((r) => r.id).sort()).toEqual([...acknowledged].sort());
+}
+
+export async function keepsWritesWholeThroughSigkill(fleet: Fleet): Promise<void> {
+  const admin = await adminToken(fleet);
+  const songIds: string[] = [];
+  for (let i = 0; i < 5; i++) {
+    const song = await fleet.call('POST', '/songs', {
+      token: admin,
+      body: { title: `Kill ${i}`, duration: 180 },
+    });
+    expect(song.status).toBe(201);
+    songIds.push(song.body.id);
+  }
+  const user = await fleet.signUp('killed');
+  // Each playlist is written in one transaction: the playlist and its five songs.
+  const load = fleet.steadyLoad(80, (i) => ({
+    method: 'POST',
+    path: '/playlists',
+    token: user.token,
+    body: { name: `Whole ${i}`, songIds },
+    ok: [201],
+  }));
+  await sleep(1_500);
+  const victim = fleet.apis[1]!;
+  expect(await victim.stop('SIGKILL')).toEqual({ code: null, signal: 'SIGKILL' });
+  await sleep(1_500);
+  const results = await load.stop();
+  const acknowledged = results.filter((r) => r.status === 201).map((r) => r.body.id as string);
+  expect(acknowledged.length).toBeGreaterThan(100);
+  const { rows } = await fleet.onDatabase((db) =>
+    db.query<{ id: string; songs: number }>(
+      `select p.id, (select count(*)::int from playlist_songs s where s.playlist_id = p.id) as songs
+         from playlists p where p.user_id = $1`,
+      [user.id],
+    ),
+  );
+  // Every acknowledged write is there; whatever reached the database is whole.
+  const stored = new Set(rows.map((r) => r.id));
+  for (const id of acknowledged) expect(stored.has(id)).toBe(true);
+  expect(rows.filter((r) => r.songs !== 5)).toEqual([]);
+  // Requests lost with the process are at most what it was serving when it died; the rest of
+  // the fleet answered everything else.
+  expect(results.filter((r) => r.status !== 201).length).toBeLessThan(results.length * 0.1);
+  await victim.start();
+  await sleep(CHECK_INTERVAL_MS * 3);
+}
