@@ -2,7 +2,8 @@
 // alternating rounds) and the song detail at a fixed offered rate.
 
 import type { Fixtures } from './fixtures';
-import { closedLoop, openLoop, type Req, type Sample, summarise } from './load';
+import { closedLoop, openLoop, summarise } from './load';
+import type { Req, Sample } from './measure';
 import type { Probe } from './proc';
 import { compare, type Results } from './report';
 import { WORDS } from './seed';

@@ -1,6 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import type { Req, Sample } from './load';
+import type { Req, Sample } from './measure';
 
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return 0;

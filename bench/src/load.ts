@@ -2,29 +2,10 @@
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { LeanConnection, serialise, Tally } from './lean-client';
+import type { Req, Sample } from './measure';
 import { type Probe, watch } from './proc';
 
 /** One HTTP request of a load run. */
-export interface Req {
-  method?: string;
-  path: string;
-  headers?: Record<string, string>;
-  body?: string;
-}
-
-export interface Sample {
-  rps: number;
-  p50: number;
-  p99: number;
-  /** User + system CPU of the server process over the run, per completed request. */
-  cpuUsPerReq: number;
-  /** CPU of the database's backend processes serving the run, per completed request. */
-  dbCpuUsPerReq: number;
-  /** Highest resident set size of the server process seen during the run (sampled every 100 ms). */
-  peakRssMb: number;
-  errors: number;
-  non2xx: number;
-}
 
 /**
  * Closed-loop load (autocannon): `connections` connections each send their next request as soon

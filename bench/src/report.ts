@@ -3,7 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import path from 'node:path';
-import type { Sample } from './load';
+import type { Sample } from './measure';
 import { SIZES } from './seed';
 import { CONNECTIONS, FIXED_RATE, log, ONLY, ROUNDS, root, SECONDS } from './settings';
 
