@@ -8,9 +8,16 @@ import type { Probe } from './proc';
 import { compare, type Results } from './report';
 import { WORDS } from './seed';
 import { CONNECTIONS, FIXED_RATE, log, ROUNDS, SECONDS } from './settings';
-import { API, BASE, POOLED, type Servers } from './stack';
+import { API, BASE, BEFORE, POOLED, type Servers } from './stack';
 
 /** The cases that compare the API through PgBouncer with the API straight to PostgreSQL. */
+/** The cases that compare this build with another (BENCH_COMPARE_API); run only when it is set. */
+export const AB_CASES = [
+  'A/B: GET /v1/songs/{id}',
+  'A/B: GET /trpc/songs.get',
+  'A/B: GET /v1/songs?page=1..10',
+];
+
 export const POOLER_CASES = [
   'pooler: GET /v1/songs/{id}',
   'pooler: GET /v1/songs?page=1..10',
@@ -25,6 +32,8 @@ export interface Case {
   baselineIsApi?: boolean;
   /** The measured side is the API through PgBouncer; the other is the API straight to PostgreSQL. */
   pooled?: boolean;
+  /** The other side is another build of the API (BENCH_COMPARE_API), sent the same requests. */
+  before?: boolean;
   connections?: number;
 }
 
@@ -48,6 +57,11 @@ export function buildCases(f: Fixtures, auth: Record<string, string>): Case[] {
   const coldSearches = pages.flatMap((p) => WORDS.map((w) => `search=${w}&page=${p}`));
   const detail = songDetails(f, auth);
   const apiDetail = (k: number) => rotate(detail.api, k * 37);
+  const trpcDetail = (k: number) =>
+    rotate(f.songIds, k * 37).map((songId) => ({
+      path: `/trpc/songs.get?input=${encodeURIComponent(JSON.stringify({ songId }))}`,
+      headers: auth,
+    }));
   const apiPages = (k: number) =>
     rotate(pages, k).map((p) => ({ path: `/v1/songs?page=${p}`, headers: auth }));
   const apiSearch = (k: number) =>
@@ -100,17 +114,16 @@ export function buildCases(f: Fixtures, auth: Record<string, string>): Case[] {
     },
     {
       name: 'GET /trpc/songs.get (baseline: /v1)',
-      api: (k) =>
-        rotate(f.songIds, k * 37).map((songId) => ({
-          path: `/trpc/songs.get?input=${encodeURIComponent(JSON.stringify({ songId }))}`,
-          headers: auth,
-        })),
+      api: trpcDetail,
       baseline: apiDetail,
       baselineIsApi: true,
     },
     { name: POOLER_CASES[0]!, api: apiDetail, baseline: apiDetail, pooled: true },
     { name: POOLER_CASES[1]!, api: apiPages, baseline: apiPages, pooled: true },
     { name: POOLER_CASES[2]!, api: apiSearch, baseline: apiSearch, pooled: true },
+    { name: AB_CASES[0]!, api: apiDetail, baseline: apiDetail, before: true },
+    { name: AB_CASES[1]!, api: trpcDetail, baseline: trpcDetail, before: true },
+    { name: AB_CASES[2]!, api: apiPages, baseline: apiPages, before: true },
   ];
 }
 
@@ -143,8 +156,12 @@ async function check(base: string, r: Req) {
 }
 
 export async function runCase(c: Case, servers: Servers, settle: () => Promise<void>, results: Results) {
-  const other = c.baselineIsApi || c.pooled ? servers.api : servers.baseline;
-  const otherBase = c.baselineIsApi || c.pooled ? API : BASE;
+  const [other, otherBase]: [Probe, string] =
+    c.before && servers.before
+      ? [servers.before, BEFORE]
+      : c.baselineIsApi || c.pooled
+        ? [servers.api, API]
+        : [servers.baseline, BASE];
   const [measured, measuredBase]: [Probe, string] =
     c.pooled && servers.pooled ? [servers.pooled, POOLED] : [servers.api, API];
   const connections = c.connections ?? CONNECTIONS;
@@ -164,7 +181,7 @@ export async function runCase(c: Case, servers: Servers, settle: () => Promise<v
     async () =>
       void b.push(await closedLoop(other, otherBase, c.baseline, { connections, seconds: SECONDS })),
   );
-  const label = c.pooled ? 'API direct' : c.baselineIsApi ? '/v1 (API)' : 'baseline';
+  const label = c.before ? 'before' : c.pooled ? 'API direct' : c.baselineIsApi ? '/v1 (API)' : 'baseline';
   const row = compare(c.name, summarise(a), summarise(b), label);
   results.rows.push(row);
   results.rounds[c.name] = { api: a, baseline: b };

@@ -45,7 +45,7 @@ const p99 = (r: Row) => r.api.p99;
 const rps = (r: Row) => r.api.rps;
 
 /** The targets of the cases that ran (a case left out by BENCH_CASES has none). */
-export function checkTargets(rows: Row[], poolerCases: string[], rssMb: number): Target[] {
+export function checkTargets(rows: Row[], poolerCases: string[], abCases: string[], rssMb: number): Target[] {
   const named = (name: string) => rows.find((r) => r.name === name);
   const byName = (prefix: string) => rows.find((r) => r.name.startsWith(prefix));
   const detail = named('GET /v1/songs/{id}');
@@ -70,6 +70,16 @@ export function checkTargets(rows: Row[], poolerCases: string[], rssMb: number):
       ['login >= 0.8x bare argon2id', named('POST /v1/auth/login'), ratio, (v) => v >= 0.8, 'x'],
       ['reads during login p99 < 100 ms', byName('  GET /v1/songs/{id} @'), p99, (v) => v < 100, ' ms'],
       ['/trpc within 10% of /v1', byName('GET /trpc'), ratio, (v) => v >= 0.9, 'x'],
+      ...abCases.map(
+        (name) =>
+          [
+            `${name.slice('A/B: '.length)} within 5% of the build before`,
+            named(name),
+            ratio,
+            (v: number) => v >= 0.95,
+            'x',
+          ] as const,
+      ),
       ...poolerCases.map(
         (name) =>
           [

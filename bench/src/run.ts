@@ -13,7 +13,9 @@
  * BENCH_CASES (comma-separated substrings of case names: run only those), BENCH_DATABASE_URL
  * (the server to create the scratch database on; default the local one), BENCH_API_NODE_ARGS
  * (space-separated node flags for the API process, to profile it: `--cpu-prof --cpu-prof-dir=...`),
- * BENCH_PGBOUNCER_POOL_SIZE (server connections of the pooler cases' PgBouncer, 20).
+ * BENCH_PGBOUNCER_POOL_SIZE (server connections of the pooler cases' PgBouncer, 20),
+ * BENCH_COMPARE_API (another build's apps/api/dist/server.mjs: the A/B cases measure this build
+ * against it on the same database, alternating rounds, e.g. the build before a change).
  *
  * Files: settings.ts (the above), stack.ts (scratch database, servers, PgBouncer), fixtures.ts
  * (seeding, sign-in), cases.ts (the closed-loop and fixed-rate cases), login-case.ts, load.ts
@@ -21,7 +23,15 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { buildCases, FIXED_RATE_CASE, POOLER_CASES, runCase, runFixedRate, songDetails } from './cases';
+import {
+  AB_CASES,
+  buildCases,
+  FIXED_RATE_CASE,
+  POOLER_CASES,
+  runCase,
+  runFixedRate,
+  songDetails,
+} from './cases';
 import { seedScratchDatabase, signIn } from './fixtures';
 import { LOGIN_CASE, type LoginFigures, runLoginCase } from './login-case';
 import { memory } from './proc';
@@ -43,7 +53,8 @@ async function main() {
     const settled = () => settle(stack);
     const results: Results = { rows: [], rounds: {} };
 
-    for (const c of buildCases(fixtures, auth).filter((c) => selected(c.name))) {
+    const cases = buildCases(fixtures, auth).filter((c) => selected(c.name) && (!c.before || servers.before));
+    for (const c of cases) {
       await runCase(c, servers, settled, results);
     }
     const detail = songDetails(fixtures, auth);
@@ -52,7 +63,7 @@ async function main() {
     if (selected(LOGIN_CASE)) login = await runLoginCase(fixtures, detail.api, servers, settled, results);
 
     const mem = memory(servers.api.pid);
-    const targets = checkTargets(results.rows, POOLER_CASES, mem.rssMb);
+    const targets = checkTargets(results.rows, POOLER_CASES, AB_CASES, mem.rssMb);
     printReport(results.rows, mem, targets);
     writeReport(results, {
       startedAt,

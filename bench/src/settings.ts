@@ -14,6 +14,9 @@ export const ONLY = (process.env.BENCH_CASES ?? '')
 export const API_PORT = 4791;
 export const BASE_PORT = 4792;
 export const POOLED_PORT = 4793;
+export const BEFORE_PORT = 4794;
+/** Another build of the API (its `dist/server.mjs`), measured against this one in the A/B cases. */
+export const COMPARE_API = process.env.BENCH_COMPARE_API;
 export const FIXED_RATE = 1000;
 export const LOGIN_CONNECTIONS = 10;
 export const READS_DURING_LOGIN_RATE = 100;

@@ -8,11 +8,21 @@ import { type PgBouncer, startPgBouncer } from '@music/fleet/components';
 import pg from 'pg';
 import { apiNodeFlags } from '../../scripts/api-start-args.mjs';
 import type { Probe } from './proc';
-import { API_PORT, BASE_PORT, here, POOLED_PORT, root, SERVER_URL } from './settings';
+import {
+  API_PORT,
+  BASE_PORT,
+  BEFORE_PORT,
+  COMPARE_API,
+  here,
+  POOLED_PORT,
+  root,
+  SERVER_URL,
+} from './settings';
 
 export const API = `http://127.0.0.1:${API_PORT}`;
 export const BASE = `http://127.0.0.1:${BASE_PORT}`;
 export const POOLED = `http://127.0.0.1:${POOLED_PORT}`;
+export const BEFORE = `http://127.0.0.1:${BEFORE_PORT}`;
 
 export interface Stack {
   /** A connection to the server's maintenance database: creates, watches and drops the scratch one. */
@@ -77,6 +87,12 @@ export interface Servers {
   baseline: Probe;
   /** The API through PgBouncer; PgBouncer's own process counts as database-side CPU. */
   pooled?: Probe;
+  /**
+   * Another build of the API (BENCH_COMPARE_API) on the same database. Its connections name
+   * themselves like the API's, so each side's database CPU counts both APIs' backends: the idle
+   * side's add nothing.
+   */
+  before?: Probe;
 }
 
 /** Starts the servers on the seeded database and waits until they answer. */
@@ -125,8 +141,19 @@ export async function startServers(stack: Stack, apiDist: string, withPooler: bo
     );
     stack.children.push(pooled);
   }
+  let before: ChildProcess | undefined;
+  if (COMPARE_API) {
+    before = start(
+      'api-before',
+      [COMPARE_API],
+      { ...apiEnv, DATABASE_URL: stack.databaseUrl, PORT: String(BEFORE_PORT) },
+      root,
+    );
+    stack.children.push(before);
+  }
   await Promise.all([
     waitFor(`${API}/v1/health`),
+    ...(before ? [waitFor(`${BEFORE}/v1/health`)] : []),
     waitFor(`${BASE}/songs/00000000-0000-0000-0000-000000000000`),
     ...(pooled ? [waitFor(`${POOLED}/v1/health`)] : []),
   ]);
@@ -134,6 +161,7 @@ export async function startServers(stack: Stack, apiDist: string, withPooler: bo
   return {
     api: apiProbe,
     baseline: probe(stack, baseline, 'bench-baseline'),
+    ...(before && { before: probe(stack, before, 'music-api') }),
     ...(pooled && {
       pooled: {
         pid: pooled.pid!,
