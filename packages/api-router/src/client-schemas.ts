@@ -2,6 +2,8 @@
  * The zod schemas of the procedures' inputs, for the console's forms (one schema shared by
  * form and procedure). Browser-safe: nothing here imports server code.
  */
+
+export { ERROR_CODES, type ErrorCode, type FieldError, MAX_FIELD_ERRORS } from './error-codes';
 export {
   createArtistInput,
   listArtistsInput,
