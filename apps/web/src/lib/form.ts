@@ -23,3 +23,11 @@ export function useFormErrors(serverError: unknown) {
   }
   return { errorOf, check, setFields };
 }
+
+/** A form's values, and `set(name)`: the change handler of the text control for `name`. */
+export function useFormValues<V extends object>(initial: V) {
+  const [values, setValues] = useState(initial);
+  const set = (name: keyof V) => (e: { target: { value: string } }) =>
+    setValues((v) => ({ ...v, [name]: e.target.value }));
+  return { values, setValues, set };
+}
