@@ -5,7 +5,7 @@ import type { FormEvent } from 'react';
 import { DialogForm } from '@/components/dialog-form';
 import { useMe } from '@/components/session';
 import { Select, TextArea, TextInput } from '@/components/ui';
-import { useFormErrors, useFormValues } from '@/lib/form';
+import { useFormValues, useSave } from '@/lib/form';
 import { type Artist, trpc } from '@/lib/trpc';
 
 /** Create or replace an artist. Only admins see (and may set) the linked account. */
@@ -32,10 +32,11 @@ export function ArtistForm({
     await utils.artists.list.invalidate();
     onSaved(result);
   };
-  const create = trpc.artists.create.useMutation({ onSuccess: saved });
-  const replace = trpc.artists.replace.useMutation({ onSuccess: saved });
-  const mutation = artist ? replace : create;
-  const { errorOf, check } = useFormErrors(mutation.error);
+  const { mutation, errorOf, save } = useSave(
+    artist !== null,
+    { schema: createArtistInput, mutation: trpc.artists.create.useMutation({ onSuccess: saved }) },
+    { schema: replaceArtistInput, mutation: trpc.artists.replace.useMutation({ onSuccess: saved }) },
+  );
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -45,13 +46,7 @@ export function ArtistForm({
       // Non-admins may not touch the link: leave it out and the API keeps it.
       ...(isAdmin ? { userId: values.userId || null } : {}),
     };
-    if (artist) {
-      const input = check(replaceArtistInput, { artistId: artist.id, ...payload });
-      if (input) replace.mutate(input);
-    } else {
-      const input = check(createArtistInput, payload);
-      if (input) create.mutate(input);
-    }
+    save(artist ? { artistId: artist.id, ...payload } : payload);
   }
 
   return (

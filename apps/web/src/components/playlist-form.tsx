@@ -4,7 +4,7 @@ import { createPlaylistInput, replacePlaylistInput } from '@music/api-router/sch
 import type { FormEvent } from 'react';
 import { DialogForm } from '@/components/dialog-form';
 import { Checkbox, TextArea, TextInput } from '@/components/ui';
-import { useFormErrors, useFormValues } from '@/lib/form';
+import { useFormValues, useSave } from '@/lib/form';
 import { type Playlist, trpc } from '@/lib/trpc';
 
 /** Name, description and visibility of a playlist (its songs are managed on its page). */
@@ -28,10 +28,11 @@ export function PlaylistForm({
     await utils.playlists.list.invalidate();
     onSaved(result);
   };
-  const create = trpc.playlists.create.useMutation({ onSuccess: saved });
-  const replace = trpc.playlists.replace.useMutation({ onSuccess: saved });
-  const mutation = playlist ? replace : create;
-  const { errorOf, check } = useFormErrors(mutation.error);
+  const { mutation, errorOf, save } = useSave(
+    playlist !== null,
+    { schema: createPlaylistInput, mutation: trpc.playlists.create.useMutation({ onSuccess: saved }) },
+    { schema: replacePlaylistInput, mutation: trpc.playlists.replace.useMutation({ onSuccess: saved }) },
+  );
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -40,14 +41,8 @@ export function PlaylistForm({
       description: values.description.trim() === '' ? null : values.description,
       isPublic: values.isPublic,
     };
-    if (playlist) {
-      // songIds left out: the songs stay as they are.
-      const input = check(replacePlaylistInput, { playlistId: playlist.id, ...payload });
-      if (input) replace.mutate(input);
-    } else {
-      const input = check(createPlaylistInput, payload);
-      if (input) create.mutate(input);
-    }
+    // songIds left out: the songs stay as they are.
+    save(playlist ? { playlistId: playlist.id, ...payload } : payload);
   }
 
   return (

@@ -5,7 +5,7 @@ import type { FormEvent } from 'react';
 import { ArtistPicker } from '@/components/artists';
 import { DialogForm } from '@/components/dialog-form';
 import { TextInput } from '@/components/ui';
-import { useFormErrors, useFormValues } from '@/lib/form';
+import { useFormValues, useSave } from '@/lib/form';
 import { formatDuration, parseDuration } from '@/lib/format';
 import { type Song, trpc } from '@/lib/trpc';
 
@@ -44,10 +44,11 @@ export function SongForm({
     utils.songs.get.setData({ songId: result.id }, result);
     onSaved(result);
   };
-  const create = trpc.songs.create.useMutation({ onSuccess: saved });
-  const update = trpc.songs.update.useMutation({ onSuccess: saved });
-  const mutation = song ? update : create;
-  const { errorOf, check, setFields } = useFormErrors(mutation.error);
+  const { mutation, errorOf, setFields, save } = useSave(
+    song !== null,
+    { schema: createSongInput, mutation: trpc.songs.create.useMutation({ onSuccess: saved }) },
+    { schema: patchSongInput, mutation: trpc.songs.update.useMutation({ onSuccess: saved }) },
+  );
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -59,13 +60,11 @@ export function SongForm({
       releaseYear: values.releaseYear.trim() === '' ? null : Number(values.releaseYear),
       artistIds: values.artistIds,
     };
-    const input = song
-      ? check(patchSongInput, { songId: song.id, ...payload })
-      : check(createSongInput, payload);
+    // An unreadable length is NaN, which the schema refuses; say how to write one.
+    save(song ? { songId: song.id, ...payload } : payload);
     if (Number.isNaN(payload.duration)) {
       setFields((fields) => ({ ...fields, duration: 'Use minutes:seconds (3:25) or seconds (205)' }));
-    } else if (input && song) update.mutate(input as Parameters<typeof update.mutate>[0]);
-    else if (input) create.mutate(input as Parameters<typeof create.mutate>[0]);
+    }
   }
 
   return (

@@ -7,7 +7,7 @@ import { PageHeader, RoleGate } from '@/components/guard';
 import { PagedTable } from '@/components/paged-table';
 import { useMe } from '@/components/session';
 import { Button, ConfirmDialog, Dialog, formatDate, Select, TextInput } from '@/components/ui';
-import { useFormErrors, useFormValues } from '@/lib/form';
+import { useFormValues, useSave } from '@/lib/form';
 import { type Role, trpc, type User } from '@/lib/trpc';
 
 const LIMIT = 20;
@@ -131,20 +131,15 @@ function UserDialog({ user, onClose }: { user: User | null; onClose: () => void 
     await utils.users.list.invalidate();
     onClose();
   };
-  const create = trpc.users.create.useMutation({ onSuccess: done });
-  const update = trpc.users.update.useMutation({ onSuccess: done });
-  const mutation = user ? update : create;
-  const { errorOf, check } = useFormErrors(mutation.error);
+  const { mutation, errorOf, save } = useSave(
+    user !== null,
+    { schema: createUserInput, mutation: trpc.users.create.useMutation({ onSuccess: done }) },
+    { schema: updateUserInput, mutation: trpc.users.update.useMutation({ onSuccess: done }) },
+  );
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    if (user) {
-      const input = check(updateUserInput, { userId: user.id, ...values });
-      if (input) update.mutate(input);
-    } else {
-      const input = check(createUserInput, values);
-      if (input) create.mutate(input);
-    }
+    save(user ? { userId: user.id, ...values } : values);
   }
 
   return (
