@@ -1,6 +1,17 @@
-import path from 'node:path';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { ADMIN } from '../playwright.config';
+import {
+  ARTIST,
+  createArtist,
+  createSong,
+  createUser,
+  LISTENER,
+  RIVAL,
+  SONGS,
+  screenshot,
+  signIn,
+  signOut,
+} from './steps';
 
 /**
  * The console end to end, in a real Chromium against the real API and database: an admin builds
@@ -10,75 +21,7 @@ import { ADMIN } from '../playwright.config';
  */
 test.describe.configure({ mode: 'serial' });
 
-const ARTIST = { name: 'Ada Artist', email: 'ada@e2e.test', password: 'ada-password-1' };
-const RIVAL = { name: 'Rita Rival', email: 'rita@e2e.test', password: 'rita-password-1' };
-const LISTENER = { name: 'Lou Listener', email: 'lou@e2e.test', password: 'lou-password-1' };
-const SONGS = {
-  own: 'Morning Light',
-  rival: 'Rival Anthem',
-  extra: ['Blue Hour', 'Cold Harbour', 'Dawn Chorus'],
-};
 let rivalSongPath = '';
-
-/** Kept in test-results/screens (a CI artifact) and attached to the HTML report. */
-async function screenshot(page: Page, name: string) {
-  const file = path.join(test.info().project.outputDir, 'screens', `${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
-  await test.info().attach(name, { path: file, contentType: 'image/png' });
-}
-
-async function signIn(page: Page, who: { email: string; password: string }) {
-  await page.goto('/sign-in');
-  await page.getByLabel('Email').fill(who.email);
-  await page.getByLabel('Password').fill(who.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).not.toHaveURL(/sign-in/);
-  await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
-}
-
-async function signOut(page: Page) {
-  await page.getByRole('button', { name: 'Sign out' }).click();
-  await expect(page).toHaveURL(/\/sign-in/);
-}
-
-async function createUser(page: Page, user: { name: string; email: string; password: string }, role: string) {
-  await page.getByRole('button', { name: 'New user' }).click();
-  const dialog = page.getByRole('dialog', { name: 'New user' });
-  await dialog.getByLabel('Name').fill(user.name);
-  await dialog.getByLabel('Email').fill(user.email);
-  await dialog.getByLabel('Password').fill(user.password);
-  await dialog.getByLabel('Role').selectOption({ label: role });
-  await dialog.getByRole('button', { name: 'Create user' }).click();
-  await expect(dialog).toBeHidden();
-  await expect(page.getByRole('cell', { name: user.email })).toBeVisible();
-}
-
-async function createArtist(page: Page, name: string, account: { name: string; email: string }) {
-  await page.goto('/artists');
-  await page.getByRole('button', { name: 'New artist' }).click();
-  const dialog = page.getByRole('dialog', { name: 'New artist' });
-  await dialog.getByLabel('Name').fill(name);
-  await dialog.getByLabel('Biography').fill(`${name} writes songs for the tests.`);
-  await dialog.getByLabel('Managed by account').selectOption({ label: `${account.name} (${account.email})` });
-  await dialog.getByRole('button', { name: 'Create artist' }).click();
-  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
-}
-
-async function createSong(page: Page, title: string, artist: string, duration = '3:25') {
-  await page.goto('/songs');
-  await page.getByRole('button', { name: 'New song' }).click();
-  const dialog = page.getByRole('dialog', { name: 'New song' });
-  await dialog.getByLabel('Title').fill(title);
-  await dialog.getByLabel('Genre').fill('Indie');
-  await dialog.getByLabel('Length').fill(duration);
-  await dialog.getByLabel('Release year').fill('2024');
-  await dialog.getByLabel('Search artists for Artists').fill(artist.split(' ')[0]!);
-  await dialog.getByRole('button', { name: artist, exact: true }).click();
-  await expect(dialog.getByRole('button', { name: `Remove ${artist}` })).toBeVisible();
-  await dialog.getByRole('button', { name: 'Create song' }).click();
-  await expect(dialog).toBeHidden();
-  await expect(page.getByRole('link', { name: title, exact: true })).toBeVisible();
-}
 
 test('a signed-out visitor is sent to sign-in, and comes back where they were going', async ({ page }) => {
   await page.goto('/songs?search=x');

@@ -1,19 +1,12 @@
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { ADMIN } from '../playwright.config';
+import { signIn } from './steps';
 
 /**
  * Two tabs of one browser sharing one session: when the access token is gone or refused, the
  * tabs refresh it one at a time (the API revokes a session whose refresh token is spent twice),
  * and the user stays signed in. Across console instances the fleet test checks the same.
  */
-
-async function signIn(page: Page) {
-  await page.goto('/sign-in');
-  await page.getByLabel('Email').fill(ADMIN.email);
-  await page.getByLabel('Password').fill(ADMIN.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
-}
 
 async function cookie(context: BrowserContext, name: string): Promise<string | undefined> {
   return (await context.cookies()).find((c) => c.name === name)?.value;
@@ -27,7 +20,7 @@ async function signedIn(page: Page) {
 test('two tabs reloading at once after the access token expired stay signed in', async ({ browser }) => {
   const context = await browser.newContext();
   const first = await context.newPage();
-  await signIn(first);
+  await signIn(first, ADMIN);
   const second = await context.newPage();
   await second.goto('/users');
   await signedIn(second);
@@ -51,7 +44,7 @@ test('two tabs reloading at once after the access token expired stay signed in',
 test('an access token the API refuses is refreshed once, and the page works', async ({ browser }) => {
   const context = await browser.newContext();
   const page = await context.newPage();
-  await signIn(page);
+  await signIn(page, ADMIN);
   const before = await cookie(context, 'mc_refresh');
   const refreshes: string[] = [];
   page.on('request', (request) => {
@@ -71,7 +64,7 @@ test('an access token the API refuses is refreshed once, and the page works', as
 test('a session ended elsewhere lands on sign-in', async ({ browser }) => {
   const context = await browser.newContext();
   const page = await context.newPage();
-  await signIn(page);
+  await signIn(page, ADMIN);
   await context.addCookies([
     { name: 'mc_access', value: 'not-a-token', domain: new URL(page.url()).hostname, path: '/' },
     { name: 'mc_refresh', value: 'revoked-elsewhere', domain: new URL(page.url()).hostname, path: '/' },

@@ -1,10 +1,11 @@
 'use client';
 
 import { createArtistInput, replaceArtistInput } from '@music/api-router/schemas';
-import { type FormEvent, useState } from 'react';
+import type { FormEvent } from 'react';
+import { DialogForm } from '@/components/dialog-form';
 import { useMe } from '@/components/session';
-import { Button, ErrorNotice, Select, TextArea, TextInput } from '@/components/ui';
-import { useFormErrors } from '@/lib/form';
+import { Select, TextArea, TextInput } from '@/components/ui';
+import { useFormValues, useSave } from '@/lib/form';
 import { type Artist, trpc } from '@/lib/trpc';
 
 /** Create or replace an artist. Only admins see (and may set) the linked account. */
@@ -21,7 +22,7 @@ export function ArtistForm({
   const isAdmin = me.role === 'admin';
   const utils = trpc.useUtils();
   const accounts = trpc.users.list.useQuery({ role: 'artist', limit: 100 }, { enabled: isAdmin });
-  const [values, setValues] = useState({
+  const { values, set } = useFormValues({
     name: artist?.name ?? '',
     bio: artist?.bio ?? '',
     userId: artist?.userId ?? '',
@@ -31,10 +32,11 @@ export function ArtistForm({
     await utils.artists.list.invalidate();
     onSaved(result);
   };
-  const create = trpc.artists.create.useMutation({ onSuccess: saved });
-  const replace = trpc.artists.replace.useMutation({ onSuccess: saved });
-  const mutation = artist ? replace : create;
-  const { errorOf, check } = useFormErrors(mutation.error);
+  const { mutation, errorOf, save } = useSave(
+    artist !== null,
+    { schema: createArtistInput, mutation: trpc.artists.create.useMutation({ onSuccess: saved }) },
+    { schema: replaceArtistInput, mutation: trpc.artists.replace.useMutation({ onSuccess: saved }) },
+  );
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -44,55 +46,41 @@ export function ArtistForm({
       // Non-admins may not touch the link: leave it out and the API keeps it.
       ...(isAdmin ? { userId: values.userId || null } : {}),
     };
-    if (artist) {
-      const input = check(replaceArtistInput, { artistId: artist.id, ...payload });
-      if (input) replace.mutate(input);
-    } else {
-      const input = check(createArtistInput, payload);
-      if (input) create.mutate(input);
-    }
+    save(artist ? { artistId: artist.id, ...payload } : payload);
   }
 
   return (
-    <form onSubmit={submit} noValidate>
-      <div className="dialog-body">
-        <ErrorNotice error={mutation.error} />
-        <TextInput
-          label="Name"
-          value={values.name}
-          onChange={(e) => setValues((v) => ({ ...v, name: e.target.value }))}
-          error={errorOf('name')}
-        />
-        <TextArea
-          label="Biography"
-          value={values.bio}
-          onChange={(e) => setValues((v) => ({ ...v, bio: e.target.value }))}
-          error={errorOf('bio')}
-          hint="Up to 2000 characters"
-        />
-        {isAdmin && (
-          <Select
-            label="Managed by account"
-            value={values.userId}
-            onChange={(e) => setValues((v) => ({ ...v, userId: e.target.value }))}
-            error={errorOf('userId')}
-            hint="An account with the role Artist may then edit this artist and its songs."
-          >
-            <option value="">No account</option>
-            {accounts.data?.data.map((user) => (
-              <option key={user.id} value={user.id}>
-                {user.username} ({user.email})
-              </option>
-            ))}
-          </Select>
-        )}
-      </div>
-      <footer className="dialog-actions">
-        {onCancel && <Button onClick={onCancel}>Cancel</Button>}
-        <Button type="submit" variant="primary" busy={mutation.isPending}>
-          {artist ? 'Save artist' : 'Create artist'}
-        </Button>
-      </footer>
-    </form>
+    <DialogForm
+      onSubmit={submit}
+      error={mutation.error}
+      busy={mutation.isPending}
+      submitLabel={artist ? 'Save artist' : 'Create artist'}
+      onCancel={onCancel}
+    >
+      <TextInput label="Name" value={values.name} onChange={set('name')} error={errorOf('name')} />
+      <TextArea
+        label="Biography"
+        value={values.bio}
+        onChange={set('bio')}
+        error={errorOf('bio')}
+        hint="Up to 2000 characters"
+      />
+      {isAdmin && (
+        <Select
+          label="Managed by account"
+          value={values.userId}
+          onChange={set('userId')}
+          error={errorOf('userId')}
+          hint="An account with the role Artist may then edit this artist and its songs."
+        >
+          <option value="">No account</option>
+          {accounts.data?.data.map((user) => (
+            <option key={user.id} value={user.id}>
+              {user.username} ({user.email})
+            </option>
+          ))}
+        </Select>
+      )}
+    </DialogForm>
   );
 }

@@ -1,9 +1,10 @@
 'use client';
 
 import { createPlaylistInput, replacePlaylistInput } from '@music/api-router/schemas';
-import { type FormEvent, useState } from 'react';
-import { Button, Checkbox, ErrorNotice, TextArea, TextInput } from '@/components/ui';
-import { useFormErrors } from '@/lib/form';
+import type { FormEvent } from 'react';
+import { DialogForm } from '@/components/dialog-form';
+import { Checkbox, TextArea, TextInput } from '@/components/ui';
+import { useFormValues, useSave } from '@/lib/form';
 import { type Playlist, trpc } from '@/lib/trpc';
 
 /** Name, description and visibility of a playlist (its songs are managed on its page). */
@@ -17,7 +18,7 @@ export function PlaylistForm({
   onCancel?: () => void;
 }) {
   const utils = trpc.useUtils();
-  const [values, setValues] = useState({
+  const { values, setValues, set } = useFormValues({
     name: playlist?.name ?? '',
     description: playlist?.description ?? '',
     isPublic: playlist?.isPublic ?? false,
@@ -27,10 +28,11 @@ export function PlaylistForm({
     await utils.playlists.list.invalidate();
     onSaved(result);
   };
-  const create = trpc.playlists.create.useMutation({ onSuccess: saved });
-  const replace = trpc.playlists.replace.useMutation({ onSuccess: saved });
-  const mutation = playlist ? replace : create;
-  const { errorOf, check } = useFormErrors(mutation.error);
+  const { mutation, errorOf, save } = useSave(
+    playlist !== null,
+    { schema: createPlaylistInput, mutation: trpc.playlists.create.useMutation({ onSuccess: saved }) },
+    { schema: replacePlaylistInput, mutation: trpc.playlists.replace.useMutation({ onSuccess: saved }) },
+  );
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -39,44 +41,30 @@ export function PlaylistForm({
       description: values.description.trim() === '' ? null : values.description,
       isPublic: values.isPublic,
     };
-    if (playlist) {
-      // songIds left out: the songs stay as they are.
-      const input = check(replacePlaylistInput, { playlistId: playlist.id, ...payload });
-      if (input) replace.mutate(input);
-    } else {
-      const input = check(createPlaylistInput, payload);
-      if (input) create.mutate(input);
-    }
+    // songIds left out: the songs stay as they are.
+    save(playlist ? { playlistId: playlist.id, ...payload } : payload);
   }
 
   return (
-    <form onSubmit={submit} noValidate>
-      <div className="dialog-body">
-        <ErrorNotice error={mutation.error} />
-        <TextInput
-          label="Name"
-          value={values.name}
-          onChange={(e) => setValues((v) => ({ ...v, name: e.target.value }))}
-          error={errorOf('name')}
-        />
-        <TextArea
-          label="Description"
-          value={values.description}
-          onChange={(e) => setValues((v) => ({ ...v, description: e.target.value }))}
-          error={errorOf('description')}
-        />
-        <Checkbox
-          label="Public: every signed-in user can see it"
-          checked={values.isPublic}
-          onChange={(e) => setValues((v) => ({ ...v, isPublic: e.target.checked }))}
-        />
-      </div>
-      <footer className="dialog-actions">
-        {onCancel && <Button onClick={onCancel}>Cancel</Button>}
-        <Button type="submit" variant="primary" busy={mutation.isPending}>
-          {playlist ? 'Save' : 'Create playlist'}
-        </Button>
-      </footer>
-    </form>
+    <DialogForm
+      onSubmit={submit}
+      error={mutation.error}
+      busy={mutation.isPending}
+      submitLabel={playlist ? 'Save' : 'Create playlist'}
+      onCancel={onCancel}
+    >
+      <TextInput label="Name" value={values.name} onChange={set('name')} error={errorOf('name')} />
+      <TextArea
+        label="Description"
+        value={values.description}
+        onChange={set('description')}
+        error={errorOf('description')}
+      />
+      <Checkbox
+        label="Public: every signed-in user can see it"
+        checked={values.isPublic}
+        onChange={(e) => setValues((v) => ({ ...v, isPublic: e.target.checked }))}
+      />
+    </DialogForm>
   );
 }

@@ -1,10 +1,11 @@
 'use client';
 
 import { createSongInput, patchSongInput } from '@music/api-router/schemas';
-import { type FormEvent, useState } from 'react';
+import type { FormEvent } from 'react';
 import { ArtistPicker } from '@/components/artists';
-import { Button, ErrorNotice, TextInput } from '@/components/ui';
-import { useFormErrors } from '@/lib/form';
+import { DialogForm } from '@/components/dialog-form';
+import { TextInput } from '@/components/ui';
+import { useFormValues, useSave } from '@/lib/form';
 import { formatDuration, parseDuration } from '@/lib/format';
 import { type Song, trpc } from '@/lib/trpc';
 
@@ -30,7 +31,7 @@ export function SongForm({
   onCancel?: () => void;
 }) {
   const utils = trpc.useUtils();
-  const [values, setValues] = useState<Values>({
+  const { values, setValues, set } = useFormValues<Values>({
     title: song?.title ?? '',
     album: song?.album ?? '',
     genre: song?.genre ?? '',
@@ -43,10 +44,11 @@ export function SongForm({
     utils.songs.get.setData({ songId: result.id }, result);
     onSaved(result);
   };
-  const create = trpc.songs.create.useMutation({ onSuccess: saved });
-  const update = trpc.songs.update.useMutation({ onSuccess: saved });
-  const mutation = song ? update : create;
-  const { errorOf, check, setFields } = useFormErrors(mutation.error);
+  const { mutation, errorOf, setFields, save } = useSave(
+    song !== null,
+    { schema: createSongInput, mutation: trpc.songs.create.useMutation({ onSuccess: saved }) },
+    { schema: patchSongInput, mutation: trpc.songs.update.useMutation({ onSuccess: saved }) },
+  );
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -58,57 +60,50 @@ export function SongForm({
       releaseYear: values.releaseYear.trim() === '' ? null : Number(values.releaseYear),
       artistIds: values.artistIds,
     };
-    const input = song
-      ? check(patchSongInput, { songId: song.id, ...payload })
-      : check(createSongInput, payload);
+    // An unreadable length is NaN, which the schema refuses; say how to write one.
+    save(song ? { songId: song.id, ...payload } : payload);
     if (Number.isNaN(payload.duration)) {
       setFields((fields) => ({ ...fields, duration: 'Use minutes:seconds (3:25) or seconds (205)' }));
-    } else if (input && song) update.mutate(input as Parameters<typeof update.mutate>[0]);
-    else if (input) create.mutate(input as Parameters<typeof create.mutate>[0]);
+    }
   }
-  const set = (name: keyof Omit<Values, 'artistIds'>) => (e: { target: { value: string } }) =>
-    setValues((v) => ({ ...v, [name]: e.target.value }));
 
   return (
-    <form onSubmit={submit} noValidate>
-      <div className="dialog-body">
-        <ErrorNotice error={mutation.error} />
-        <TextInput label="Title" value={values.title} onChange={set('title')} error={errorOf('title')} />
-        <div className="grid-2">
-          <TextInput label="Album" value={values.album} onChange={set('album')} error={errorOf('album')} />
-          <TextInput label="Genre" value={values.genre} onChange={set('genre')} error={errorOf('genre')} />
-        </div>
-        <div className="grid-2">
-          <TextInput
-            label="Length"
-            inputMode="numeric"
-            placeholder="3:25"
-            value={values.duration}
-            onChange={set('duration')}
-            error={errorOf('duration')}
-            hint="minutes:seconds, or seconds"
-          />
-          <TextInput
-            label="Release year"
-            inputMode="numeric"
-            value={values.releaseYear}
-            onChange={set('releaseYear')}
-            error={errorOf('releaseYear')}
-          />
-        </div>
-        <ArtistPicker
-          label="Artists"
-          value={values.artistIds}
-          onChange={(artistIds) => setValues((v) => ({ ...v, artistIds }))}
-          error={errorOf('artistIds')}
+    <DialogForm
+      onSubmit={submit}
+      error={mutation.error}
+      busy={mutation.isPending}
+      submitLabel={song ? 'Save song' : 'Create song'}
+      onCancel={onCancel}
+    >
+      <TextInput label="Title" value={values.title} onChange={set('title')} error={errorOf('title')} />
+      <div className="grid-2">
+        <TextInput label="Album" value={values.album} onChange={set('album')} error={errorOf('album')} />
+        <TextInput label="Genre" value={values.genre} onChange={set('genre')} error={errorOf('genre')} />
+      </div>
+      <div className="grid-2">
+        <TextInput
+          label="Length"
+          inputMode="numeric"
+          placeholder="3:25"
+          value={values.duration}
+          onChange={set('duration')}
+          error={errorOf('duration')}
+          hint="minutes:seconds, or seconds"
+        />
+        <TextInput
+          label="Release year"
+          inputMode="numeric"
+          value={values.releaseYear}
+          onChange={set('releaseYear')}
+          error={errorOf('releaseYear')}
         />
       </div>
-      <footer className="dialog-actions">
-        {onCancel && <Button onClick={onCancel}>Cancel</Button>}
-        <Button type="submit" variant="primary" busy={mutation.isPending}>
-          {song ? 'Save song' : 'Create song'}
-        </Button>
-      </footer>
-    </form>
+      <ArtistPicker
+        label="Artists"
+        value={values.artistIds}
+        onChange={(artistIds) => setValues((v) => ({ ...v, artistIds }))}
+        error={errorOf('artistIds')}
+      />
+    </DialogForm>
   );
 }

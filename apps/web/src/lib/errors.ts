@@ -1,51 +1,52 @@
-import { TRPCClientError } from '@trpc/client';
+import type { ErrorCode } from '@music/api-router/schemas';
+import type { AppRouter } from '@music/api-router/types';
+import { isTRPCClientError } from '@trpc/client';
 import type { z } from 'zod';
 
 /** What the API says about a failed call: its contract code, status and field errors. */
 export interface ApiProblem {
   status: number;
-  code: string;
+  /** The contract's code; NETWORK and UNKNOWN are failures that never reached the API. */
+  code: ErrorCode | 'NETWORK' | 'UNKNOWN';
   message: string;
   fields: Record<string, string>;
   retryAfter?: number;
 }
 
-interface ErrorData {
-  code?: string;
-  httpStatus?: number;
-  errors?: Array<{ field: string; message: string }>;
-  retryAfter?: number;
-}
-
-const WORDS: Record<string, string> = {
+// Every code the API can send has its words: a new code fails to compile until it is worded.
+const WORDS: Record<ErrorCode, string> = {
+  BAD_REQUEST: 'The console sent a request the catalogue service could not read. Reload and try again.',
   UNAUTHORIZED: 'Your session has ended. Please sign in again.',
   FORBIDDEN: 'You are not allowed to do this.',
   NOT_FOUND: 'This no longer exists. It may have been deleted by someone else.',
+  METHOD_NOT_ALLOWED: 'The catalogue service does not allow this. Reload and try again.',
   CONFLICT: 'This conflicts with something that already exists.',
+  PAYLOAD_TOO_LARGE: 'This is too large to send. Shorten it and try again.',
   VALIDATION_FAILED: 'Some fields need attention.',
   TOO_MANY_REQUESTS: 'Too many attempts. Please wait a moment and try again.',
+  INTERNAL_SERVER_ERROR: 'Something went wrong on our side. Try again, and tell us if it keeps happening.',
   SERVICE_UNAVAILABLE: 'The catalogue service is unavailable right now. Try again shortly.',
-  INTERNAL_ERROR: 'Something went wrong on our side. Try again, and tell us if it keeps happening.',
 };
 
 export function toProblem(error: unknown): ApiProblem {
-  if (error instanceof TRPCClientError) {
-    const data = (error.data ?? {}) as ErrorData;
-    const code =
-      data.code ?? (error.message === 'Failed to fetch' ? 'SERVICE_UNAVAILABLE' : 'INTERNAL_ERROR');
+  if (isTRPCClientError<AppRouter>(error)) {
+    const data = error.data;
+    const code: ErrorCode =
+      data?.code ?? (error.message === 'Failed to fetch' ? 'SERVICE_UNAVAILABLE' : 'INTERNAL_SERVER_ERROR');
     const fields: Record<string, string> = {};
-    for (const e of data.errors ?? []) fields[e.field] ??= e.message;
+    for (const e of data?.errors ?? []) fields[e.field] ??= e.message;
     return {
-      status: data.httpStatus ?? 0,
+      status: data?.httpStatus ?? 0,
       code,
-      // The API's message names the rule (e.g. "Only admins may delete artists"); keep it.
-      message: error.message && code !== 'INTERNAL_ERROR' ? error.message : (WORDS[code] ?? error.message),
+      // The API's message names the rule (e.g. "Only admins may delete artists"); keep it. A 500's
+      // says nothing a person can act on.
+      message: error.message && code !== 'INTERNAL_SERVER_ERROR' ? error.message : WORDS[code],
       fields,
-      ...(data.retryAfter !== undefined ? { retryAfter: data.retryAfter } : {}),
+      ...(data?.retryAfter !== undefined ? { retryAfter: data.retryAfter } : {}),
     };
   }
   if (error instanceof Error)
-    return { status: 0, code: 'NETWORK', message: WORDS.SERVICE_UNAVAILABLE!, fields: {} };
+    return { status: 0, code: 'NETWORK', message: WORDS.SERVICE_UNAVAILABLE, fields: {} };
   return { status: 0, code: 'UNKNOWN', message: 'Something went wrong.', fields: {} };
 }
 
@@ -53,12 +54,12 @@ export function toProblem(error: unknown): ApiProblem {
 export function describeError(error: unknown): string {
   const problem = toProblem(error);
   if (problem.code === 'VALIDATION_FAILED' && Object.keys(problem.fields).length > 0)
-    return WORDS.VALIDATION_FAILED!;
-  return problem.message || WORDS[problem.code] || 'Something went wrong.';
+    return WORDS.VALIDATION_FAILED;
+  return problem.message || 'Something went wrong.';
 }
 
 export function isUnauthorized(error: unknown): boolean {
-  return error instanceof TRPCClientError && (error.data as ErrorData | undefined)?.httpStatus === 401;
+  return isTRPCClientError<AppRouter>(error) && error.data?.httpStatus === 401;
 }
 
 /** Client-side validation with the procedure's own zod schema: field path -> first message. */

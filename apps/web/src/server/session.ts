@@ -1,7 +1,10 @@
 import 'server-only';
 import { randomBytes } from 'node:crypto';
+import type { ErrorCode } from '@music/api-router/schemas';
+import type { RouterOutputs } from '@music/api-router/types';
 import { type NextRequest, NextResponse } from 'next/server';
 import { GENERATION_COOKIE } from '@/lib/session-refresh';
+import { apiClient, apiFailure } from './api-client';
 
 /**
  * The console's side of the session. The API's tokens live only here, in httpOnly cookies the
@@ -12,11 +15,6 @@ import { GENERATION_COOKIE } from '@/lib/session-refresh';
  * whichever console instance answers. Route handlers only answer 401 when the access token is
  * missing or refused, and never touch the cookies then.
  */
-
-export const API_URL = (process.env.API_URL ?? `http://127.0.0.1:${process.env.PORT ?? '4000'}`).replace(
-  /\/+$/,
-  '',
-);
 
 export const ACCESS_COOKIE = 'mc_access';
 export const REFRESH_COOKIE = 'mc_refresh';
@@ -29,11 +27,7 @@ export { GENERATION_COOKIE };
 
 const REFRESH_MAX_AGE = 30 * 24 * 60 * 60; // the API's refresh-token lifetime
 
-export interface Tokens {
-  accessToken: string;
-  refreshToken: string;
-  expiresIn: number;
-}
+export type Tokens = Pick<RouterOutputs['auth']['refresh'], 'accessToken' | 'refreshToken' | 'expiresIn'>;
 
 export function readTokens(req: NextRequest): { access?: string; refresh?: string } {
   return { access: req.cookies.get(ACCESS_COOKIE)?.value, refresh: req.cookies.get(REFRESH_COOKIE)?.value };
@@ -99,22 +93,16 @@ export async function refreshSession(
   headers: Record<string, string>,
 ): Promise<Refresh> {
   try {
-    const res = await fetch(`${API_URL}/v1/auth/refresh`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
-      body: JSON.stringify({ refreshToken }),
-      cache: 'no-store',
-    });
-    if (res.status === 401 || res.status === 422) return { kind: 'refused' };
-    if (!res.ok) return { kind: 'unreachable' };
-    return { kind: 'ok', tokens: (await res.json()) as Tokens };
-  } catch {
-    return { kind: 'unreachable' };
+    return { kind: 'ok', tokens: await apiClient(headers).auth.refresh.mutate({ refreshToken }) };
+  } catch (error) {
+    // A refused (401) or unreadable (422) token ends the session; any other failure may pass.
+    const { status } = apiFailure(error);
+    return status === 401 || status === 422 ? { kind: 'refused' } : { kind: 'unreachable' };
   }
 }
 
 /** A failure in the tRPC error envelope, so the client reports it like any other error. */
-export function trpcError(status: number, code: string, message: string): NextResponse {
+export function trpcError(status: number, code: ErrorCode, message: string): NextResponse {
   return NextResponse.json(
     { error: { message, code: -32000, data: { code, httpStatus: status } } },
     { status, headers: { 'cache-control': 'no-store' } },

@@ -6,18 +6,9 @@ import { useEffect, useState } from 'react';
 import { ArtistForm } from '@/components/artist-form';
 import { useOwnArtists } from '@/components/artists';
 import { PageHeader, RoleGate } from '@/components/guard';
+import { PagedTable } from '@/components/paged-table';
 import { useMe } from '@/components/session';
-import {
-  Button,
-  Dialog,
-  ErrorNotice,
-  Loading,
-  Notice,
-  Pager,
-  QueryView,
-  SearchBox,
-  useDebounced,
-} from '@/components/ui';
+import { Button, Dialog, ErrorNotice, Loading, Notice, SearchBox, useDebounced } from '@/components/ui';
 import { trpc } from '@/lib/trpc';
 
 const LIMIT = 20;
@@ -83,41 +74,25 @@ function AllArtists() {
           }}
         />
       </div>
-      <QueryView
+      <PagedTable
         query={list}
-        isEmpty={(data) => data.data.length === 0}
         empty={term ? `No artist matches “${term}”.` : 'No artists yet.'}
-      >
-        {(data) => (
+        columns={['Name', 'Biography', 'Account']}
+        row={(artist) => (
           <>
-            <table className="table">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Biography</th>
-                  <th scope="col">Account</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.data.map((artist) => (
-                  <tr key={artist.id}>
-                    <td data-label="Name">
-                      <Link href={`/artists/${artist.id}`}>{artist.name}</Link>
-                    </td>
-                    <td data-label="Biography" className="clip">
-                      {artist.bio ?? <span className="muted">—</span>}
-                    </td>
-                    <td data-label="Account">
-                      {artist.userId ? 'Linked' : <span className="muted">None</span>}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            <Pager page={page} limit={LIMIT} total={data.pagination.total} onPage={setPage} />
+            <td data-label="Name">
+              <Link href={`/artists/${artist.id}`}>{artist.name}</Link>
+            </td>
+            <td data-label="Biography" className="clip">
+              {artist.bio ?? <span className="muted">—</span>}
+            </td>
+            <td data-label="Account">{artist.userId ? 'Linked' : <span className="muted">None</span>}</td>
           </>
         )}
-      </QueryView>
+        page={page}
+        limit={LIMIT}
+        onPage={setPage}
+      />
       <Dialog open={creating} title="New artist" onClose={() => setCreating(false)}>
         {creating && (
           <ArtistForm

@@ -4,10 +4,11 @@ import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { PageHeader } from '@/components/guard';
+import { PagedTable } from '@/components/paged-table';
 import { PlaylistForm } from '@/components/playlist-form';
 import { Owner } from '@/components/playlist-owner';
 import { useMe } from '@/components/session';
-import { Button, Dialog, formatDate, Pager, QueryView } from '@/components/ui';
+import { Button, Dialog, formatDate } from '@/components/ui';
 import { trpc } from '@/lib/trpc';
 
 const LIMIT = 20;
@@ -50,53 +51,37 @@ export default function PlaylistsPage() {
           </Button>
         ))}
       </fieldset>
-      <QueryView
+      <PagedTable
         query={list}
-        isEmpty={(data) => data.data.length === 0}
         empty={
           scope === 'mine'
             ? 'You have no playlists yet. Create one to start collecting songs.'
             : 'No playlists here yet.'
         }
-      >
-        {(data) => (
+        columns={['Name', 'Songs', 'Visibility', scope !== 'mine' && 'Owner', 'Updated']}
+        row={(playlist) => (
           <>
-            <table className="table">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Songs</th>
-                  <th scope="col">Visibility</th>
-                  {scope !== 'mine' && <th scope="col">Owner</th>}
-                  <th scope="col">Updated</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.data.map((playlist) => (
-                  <tr key={playlist.id}>
-                    <td data-label="Name">
-                      <Link href={`/playlists/${playlist.id}`}>{playlist.name}</Link>
-                    </td>
-                    <td data-label="Songs">{playlist.songCount}</td>
-                    <td data-label="Visibility">
-                      <span className={`badge ${playlist.isPublic ? 'badge-public' : ''}`}>
-                        {playlist.isPublic ? 'Public' : 'Private'}
-                      </span>
-                    </td>
-                    {scope !== 'mine' && (
-                      <td data-label="Owner">
-                        <Owner playlist={playlist} />
-                      </td>
-                    )}
-                    <td data-label="Updated">{formatDate(playlist.updatedAt)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            <Pager page={page} limit={LIMIT} total={data.pagination.total} onPage={setPage} />
+            <td data-label="Name">
+              <Link href={`/playlists/${playlist.id}`}>{playlist.name}</Link>
+            </td>
+            <td data-label="Songs">{playlist.songCount}</td>
+            <td data-label="Visibility">
+              <span className={`badge ${playlist.isPublic ? 'badge-public' : ''}`}>
+                {playlist.isPublic ? 'Public' : 'Private'}
+              </span>
+            </td>
+            {scope !== 'mine' && (
+              <td data-label="Owner">
+                <Owner playlist={playlist} />
+              </td>
+            )}
+            <td data-label="Updated">{formatDate(playlist.updatedAt)}</td>
           </>
         )}
-      </QueryView>
+        page={page}
+        limit={LIMIT}
+        onPage={setPage}
+      />
       <Dialog open={creating} title="New playlist" onClose={() => setCreating(false)}>
         {creating && (
           <PlaylistForm

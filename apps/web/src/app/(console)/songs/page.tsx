@@ -4,6 +4,7 @@ import Link from 'next/link';
 import { useState } from 'react';
 import { ArtistNames, ArtistPicker } from '@/components/artists';
 import { PageHeader } from '@/components/guard';
+import { PagedTable } from '@/components/paged-table';
 import { useMe } from '@/components/session';
 import { useSongAccess } from '@/components/song-access';
 import { SongForm } from '@/components/song-form';
@@ -14,8 +15,6 @@ import {
   formatDuration,
   Loading,
   Notice,
-  Pager,
-  QueryView,
   SearchBox,
   TextInput,
   useDebounced,
@@ -107,71 +106,51 @@ export default function SongsPage() {
       {waitingForOwn ? (
         <Loading />
       ) : (
-        <QueryView
+        <PagedTable
           query={list}
-          isEmpty={(data) => data.data.length === 0}
           empty={term || genreTerm || artistId ? 'No songs match these filters.' : 'No songs yet.'}
-        >
-          {(data) => (
+          columns={['Title', 'Artists', 'Album', 'Genre', 'Length', 'Year', '']}
+          row={(song) => (
             <>
-              <table className="table">
-                <thead>
-                  <tr>
-                    <th scope="col">Title</th>
-                    <th scope="col">Artists</th>
-                    <th scope="col">Album</th>
-                    <th scope="col">Genre</th>
-                    <th scope="col">Length</th>
-                    <th scope="col">Year</th>
-                    <th scope="col">
-                      <span className="sr-only">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.data.map((song) => (
-                    <tr key={song.id}>
-                      <td data-label="Title">
-                        <Link href={`/songs/${song.id}`}>{song.title}</Link>
-                      </td>
-                      <td data-label="Artists">
-                        <ArtistNames ids={song.artistIds} />
-                      </td>
-                      <td data-label="Album">{song.album ?? <span className="muted">—</span>}</td>
-                      <td data-label="Genre">{song.genre ?? <span className="muted">—</span>}</td>
-                      <td data-label="Length">{formatDuration(song.duration)}</td>
-                      <td data-label="Year">{song.releaseYear ?? <span className="muted">—</span>}</td>
-                      <td className="row-actions">
-                        {access.canEdit(song) && (
-                          <>
-                            <Button
-                              variant="ghost"
-                              onClick={() => setEditing(song)}
-                              aria-label={`Edit ${song.title}`}
-                            >
-                              Edit
-                            </Button>
-                            <Button
-                              variant="ghost"
-                              onClick={() => {
-                                remove.reset();
-                                setDeleting(song);
-                              }}
-                              aria-label={`Delete ${song.title}`}
-                            >
-                              Delete
-                            </Button>
-                          </>
-                        )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-              <Pager page={page} limit={LIMIT} total={data.pagination.total} onPage={setPage} />
+              <td data-label="Title">
+                <Link href={`/songs/${song.id}`}>{song.title}</Link>
+              </td>
+              <td data-label="Artists">
+                <ArtistNames ids={song.artistIds} />
+              </td>
+              <td data-label="Album">{song.album ?? <span className="muted">—</span>}</td>
+              <td data-label="Genre">{song.genre ?? <span className="muted">—</span>}</td>
+              <td data-label="Length">{formatDuration(song.duration)}</td>
+              <td data-label="Year">{song.releaseYear ?? <span className="muted">—</span>}</td>
+              <td className="row-actions">
+                {access.canEdit(song) && (
+                  <>
+                    <Button
+                      variant="ghost"
+                      onClick={() => setEditing(song)}
+                      aria-label={`Edit ${song.title}`}
+                    >
+                      Edit
+                    </Button>
+                    <Button
+                      variant="ghost"
+                      onClick={() => {
+                        remove.reset();
+                        setDeleting(song);
+                      }}
+                      aria-label={`Delete ${song.title}`}
+                    >
+                      Delete
+                    </Button>
+                  </>
+                )}
+              </td>
             </>
           )}
-        </QueryView>
+          page={page}
+          limit={LIMIT}
+          onPage={setPage}
+        />
       )}
       <Dialog
         open={editing !== null}

@@ -2,20 +2,12 @@
 
 import { createUserInput, updateUserInput } from '@music/api-router/schemas';
 import { type FormEvent, useState } from 'react';
+import { DialogForm } from '@/components/dialog-form';
 import { PageHeader, RoleGate } from '@/components/guard';
+import { PagedTable } from '@/components/paged-table';
 import { useMe } from '@/components/session';
-import {
-  Button,
-  ConfirmDialog,
-  Dialog,
-  ErrorNotice,
-  formatDate,
-  Pager,
-  QueryView,
-  Select,
-  TextInput,
-} from '@/components/ui';
-import { useFormErrors } from '@/lib/form';
+import { Button, ConfirmDialog, Dialog, formatDate, Select, TextInput } from '@/components/ui';
+import { useFormValues, useSave } from '@/lib/form';
 import { type Role, trpc, type User } from '@/lib/trpc';
 
 const LIMIT = 20;
@@ -72,63 +64,41 @@ function Users() {
           ))}
         </Select>
       </div>
-      <QueryView
+      <PagedTable
         query={list}
-        isEmpty={(data) => data.data.length === 0}
         empty={<>No users{role ? ` with the role ${ROLE_LABEL[role]}` : ''}.</>}
-      >
-        {(data) => (
+        columns={['Name', 'Email', 'Role', 'Joined', '']}
+        row={(user) => (
           <>
-            <table className="table">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Email</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">Joined</th>
-                  <th scope="col">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.data.map((user) => (
-                  <tr key={user.id}>
-                    <td data-label="Name">{user.username}</td>
-                    <td data-label="Email">{user.email}</td>
-                    <td data-label="Role">
-                      <span className={`badge badge-${user.role}`}>{ROLE_LABEL[user.role]}</span>
-                    </td>
-                    <td data-label="Joined">{formatDate(user.createdAt)}</td>
-                    <td className="row-actions">
-                      <Button
-                        variant="ghost"
-                        onClick={() => setEditing(user)}
-                        aria-label={`Edit ${user.username}`}
-                      >
-                        Edit
-                      </Button>
-                      <Button
-                        variant="ghost"
-                        onClick={() => {
-                          remove.reset();
-                          setDeleting(user);
-                        }}
-                        disabled={user.id === me.id}
-                        title={user.id === me.id ? 'You cannot delete yourself here' : undefined}
-                        aria-label={`Delete ${user.username}`}
-                      >
-                        Delete
-                      </Button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-            <Pager page={page} limit={LIMIT} total={data.pagination.total} onPage={setPage} />
+            <td data-label="Name">{user.username}</td>
+            <td data-label="Email">{user.email}</td>
+            <td data-label="Role">
+              <span className={`badge badge-${user.role}`}>{ROLE_LABEL[user.role]}</span>
+            </td>
+            <td data-label="Joined">{formatDate(user.createdAt)}</td>
+            <td className="row-actions">
+              <Button variant="ghost" onClick={() => setEditing(user)} aria-label={`Edit ${user.username}`}>
+                Edit
+              </Button>
+              <Button
+                variant="ghost"
+                onClick={() => {
+                  remove.reset();
+                  setDeleting(user);
+                }}
+                disabled={user.id === me.id}
+                title={user.id === me.id ? 'You cannot delete yourself here' : undefined}
+                aria-label={`Delete ${user.username}`}
+              >
+                Delete
+              </Button>
+            </td>
           </>
         )}
-      </QueryView>
+        page={page}
+        limit={LIMIT}
+        onPage={setPage}
+      />
       {editing && <UserDialog user={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
       <ConfirmDialog
         open={deleting !== null}
@@ -151,7 +121,7 @@ function Users() {
 
 function UserDialog({ user, onClose }: { user: User | null; onClose: () => void }) {
   const utils = trpc.useUtils();
-  const [values, setValues] = useState({
+  const { values, set } = useFormValues({
     username: user?.username ?? '',
     email: user?.email ?? '',
     password: '',
@@ -161,70 +131,60 @@ function UserDialog({ user, onClose }: { user: User | null; onClose: () => void 
     await utils.users.list.invalidate();
     onClose();
   };
-  const create = trpc.users.create.useMutation({ onSuccess: done });
-  const update = trpc.users.update.useMutation({ onSuccess: done });
-  const mutation = user ? update : create;
-  const { errorOf, check } = useFormErrors(mutation.error);
+  const { mutation, errorOf, save } = useSave(
+    user !== null,
+    { schema: createUserInput, mutation: trpc.users.create.useMutation({ onSuccess: done }) },
+    { schema: updateUserInput, mutation: trpc.users.update.useMutation({ onSuccess: done }) },
+  );
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    if (user) {
-      const input = check(updateUserInput, { userId: user.id, ...values });
-      if (input) update.mutate(input);
-    } else {
-      const input = check(createUserInput, values);
-      if (input) create.mutate(input);
-    }
+    save(user ? { userId: user.id, ...values } : values);
   }
-  const set = (name: keyof typeof values) => (e: { target: { value: string } }) =>
-    setValues((v) => ({ ...v, [name]: e.target.value }));
 
   return (
     <Dialog open title={user ? `Edit ${user.username}` : 'New user'} onClose={onClose}>
-      <form onSubmit={submit} noValidate>
-        <div className="dialog-body">
-          <ErrorNotice error={mutation.error} />
-          <TextInput
-            label="Name"
-            value={values.username}
-            onChange={set('username')}
-            error={errorOf('username')}
-          />
-          <TextInput
-            label="Email"
-            type="email"
-            value={values.email}
-            onChange={set('email')}
-            error={errorOf('email')}
-          />
-          <TextInput
-            label={user ? 'New password' : 'Password'}
-            type="password"
-            autoComplete="new-password"
-            value={values.password}
-            onChange={set('password')}
-            error={errorOf('password')}
-            hint={
-              user
-                ? 'The API replaces a user as a whole: any change, a role change included, sets a new password (8 to 128 characters). Tell the user.'
-                : '8 to 128 characters'
-            }
-          />
-          <Select label="Role" value={values.role} onChange={set('role')} error={errorOf('role')}>
-            {ROLES.map((r) => (
-              <option key={r} value={r}>
-                {ROLE_LABEL[r]}
-              </option>
-            ))}
-          </Select>
-        </div>
-        <footer className="dialog-actions">
-          <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="primary" busy={mutation.isPending}>
-            {user ? 'Save changes' : 'Create user'}
-          </Button>
-        </footer>
-      </form>
+      <DialogForm
+        onSubmit={submit}
+        error={mutation.error}
+        busy={mutation.isPending}
+        submitLabel={user ? 'Save changes' : 'Create user'}
+        onCancel={onClose}
+      >
+        <TextInput
+          label="Name"
+          value={values.username}
+          onChange={set('username')}
+          error={errorOf('username')}
+        />
+        <TextInput
+          label="Email"
+          type="email"
+          value={values.email}
+          onChange={set('email')}
+          error={errorOf('email')}
+        />
+        <TextInput
+          label={user ? 'New password' : 'Password'}
+          type="password"
+          autoComplete="new-password"
+          value={values.password}
+          onChange={set('password')}
+          error={errorOf('password')}
+          hint={
+            user
+              ? 'The API replaces a user as a whole: any change, a role change included, sets a new password (8 to 128 characters). Tell the user.'
+              : '8 to 128 characters'
+          }
+        />
+        <Select label="Role" value={values.role} onChange={set('role')} error={errorOf('role')}>
+          {ROLES.map((r) => (
+            <option key={r} value={r}>
+              {ROLE_LABEL[r]}
+            </option>
+          ))}
+        </Select>
+      </DialogForm>
     </Dialog>
   );
 }

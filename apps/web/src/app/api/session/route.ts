@@ -1,52 +1,73 @@
+import type { ErrorCode } from '@music/api-router/schemas';
+import type { RouterInputs, RouterOutputs } from '@music/api-router/types';
 import { type NextRequest, NextResponse } from 'next/server';
+import { type ApiFailure, apiClient, apiFailure } from '@/server/api-client';
 import {
-  API_URL,
   clearSessionCookies,
   forwardedFor,
   isSameOrigin,
   readTokens,
   refreshSession,
   setSessionCookies,
-  type Tokens,
 } from '@/server/session';
 
 /**
  * Sign-in (POST) and sign-out (DELETE). The API's answer to a sign-in is passed back without
- * its tokens, which go into httpOnly cookies instead.
+ * its tokens, which go into httpOnly cookies instead; its refusals are passed back in the
+ * contract's `/v1` error body (`{code, message}`, `errors` on a 422, `Retry-After`).
  */
 const noStore = { 'cache-control': 'no-store' };
 
-function refuse(status: number, code: string, message: string) {
+function refuse(status: number, code: ErrorCode, message: string) {
   return NextResponse.json({ code, message }, { status, headers: noStore });
+}
+
+/** The body as a JSON object, or why not, in the words `/v1` used for the same body. */
+function jsonObject(body: string): object | string {
+  if (body.trim() === '') return 'A JSON object body is required';
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    return 'The body is not valid UTF-8 JSON';
+  }
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? value
+    : 'The body must be a JSON object';
+}
+
+function answerFailure({ status, error }: ApiFailure) {
+  if (status === 0) {
+    return refuse(503, 'SERVICE_UNAVAILABLE', 'The catalogue service cannot be reached. Try again shortly.');
+  }
+  if (!error) {
+    return refuse(status >= 200 && status < 300 ? 502 : status, 'INTERNAL_SERVER_ERROR', 'Unexpected answer');
+  }
+  const headers: Record<string, string> = { ...noStore };
+  if (error.retryAfter !== undefined) headers['retry-after'] = String(error.retryAfter);
+  const body = {
+    code: error.code,
+    message: error.message,
+    ...(error.code === 'VALIDATION_FAILED' ? { errors: error.errors ?? [] } : {}),
+  };
+  return NextResponse.json(body, { status, headers });
 }
 
 export async function POST(req: NextRequest) {
   if (!isSameOrigin(req)) return refuse(403, 'FORBIDDEN', 'Cross-site requests are refused');
   const body = await req.text();
   if (body.length > 8192) return refuse(413, 'PAYLOAD_TOO_LARGE', 'The request body is too large');
-  let upstream: Response;
+  const input = jsonObject(body);
+  if (typeof input === 'string') return refuse(400, 'BAD_REQUEST', input);
+  let signedIn: RouterOutputs['auth']['login'];
   try {
-    upstream = await fetch(`${API_URL}/v1/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...forwardedFor(req) },
-      body,
-      cache: 'no-store',
-    });
-  } catch {
-    return refuse(503, 'SERVICE_UNAVAILABLE', 'The catalogue service cannot be reached. Try again shortly.');
+    // Validated once, by the procedure: its 422 names the fields, as any other call's does.
+    signedIn = await apiClient(forwardedFor(req)).auth.login.mutate(input as RouterInputs['auth']['login']);
+  } catch (error) {
+    return answerFailure(apiFailure(error));
   }
-  const payload = (await upstream.json().catch(() => null)) as (Tokens & { user: unknown }) | null;
-  if (!upstream.ok || !payload) {
-    const headers: Record<string, string> = { ...noStore };
-    const retryAfter = upstream.headers.get('retry-after');
-    if (retryAfter) headers['retry-after'] = retryAfter;
-    return NextResponse.json(payload ?? { code: 'INTERNAL_SERVER_ERROR', message: 'Unexpected answer' }, {
-      status: upstream.ok ? 502 : upstream.status,
-      headers,
-    });
-  }
-  const res = NextResponse.json({ user: payload.user }, { headers: noStore });
-  setSessionCookies(req, res, payload);
+  const res = NextResponse.json({ user: signedIn.user }, { headers: noStore });
+  setSessionCookies(req, res, signedIn);
   return res;
 }
 
@@ -62,11 +83,9 @@ export async function DELETE(req: NextRequest) {
   }
   if (access) {
     // Revokes the session on the API (every instance); the cookies go whatever it answers.
-    await fetch(`${API_URL}/v1/auth/logout`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${access}` },
-      cache: 'no-store',
-    }).catch(() => undefined);
+    await apiClient({ authorization: `Bearer ${access}` })
+      .auth.logout.mutate()
+      .catch(() => undefined);
   }
   const res = new NextResponse(null, { status: 204, headers: noStore });
   clearSessionCookies(res);

@@ -5,18 +5,17 @@ import { useParams, useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { ArtistForm } from '@/components/artist-form';
 import { PageHeader } from '@/components/guard';
+import { RecordView } from '@/components/record-view';
 import { useMe } from '@/components/session';
+import { SongSearch } from '@/components/song-search';
 import {
   Button,
   ConfirmDialog,
-  Empty,
   ErrorNotice,
   formatDuration,
-  Loading,
   Notice,
   Pager,
-  SearchBox,
-  useDebounced,
+  QueryView,
 } from '@/components/ui';
 import { type Artist, trpc } from '@/lib/trpc';
 
@@ -26,17 +25,12 @@ export default function ArtistPage() {
   const { artistId } = useParams<{ artistId: string }>();
   const me = useMe();
   const artist = trpc.artists.get.useQuery({ artistId });
-  if (artist.isPending) return <Loading />;
-  if (artist.isError) {
-    return (
-      <>
-        <ErrorNotice error={artist.error} />
-        <Link href={me.role === 'admin' ? '/artists' : '/songs'}>Back</Link>
-      </>
-    );
-  }
-  const mayEdit = me.role === 'admin' || artist.data.userId === me.id;
-  return <ArtistDetail artist={artist.data} mayEdit={mayEdit} isAdmin={me.role === 'admin'} />;
+  const isAdmin = me.role === 'admin';
+  return (
+    <RecordView query={artist} back={{ href: isAdmin ? '/artists' : '/songs', label: 'Back' }}>
+      {(data) => <ArtistDetail artist={data} mayEdit={isAdmin || data.userId === me.id} isAdmin={isAdmin} />}
+    </RecordView>
+  );
 }
 
 function ArtistDetail({ artist, mayEdit, isAdmin }: { artist: Artist; mayEdit: boolean; isAdmin: boolean }) {
@@ -101,76 +95,68 @@ function ArtistSongs({ artist, mayLink }: { artist: Artist; mayLink: boolean }) 
     <section className="card" aria-labelledby="artist-songs">
       <h2 id="artist-songs">Songs</h2>
       <ErrorNotice error={unlink.error} />
-      {songs.isPending ? (
-        <Loading />
-      ) : songs.isError ? (
-        <ErrorNotice error={songs.error} />
-      ) : songs.data.data.length === 0 ? (
-        <Empty>No songs linked to {artist.name} yet.</Empty>
-      ) : (
-        <>
-          <ul className="rows">
-            {songs.data.data.map((song) => (
-              <li key={song.id} className="row">
-                <Link href={`/songs/${song.id}`}>{song.title}</Link>
-                <span className="muted">{formatDuration(song.duration)}</span>
-                {mayLink && (
-                  <Button
-                    variant="ghost"
-                    busy={unlink.isPending && unlink.variables?.songId === song.id}
-                    onClick={() => unlink.mutate({ artistId: artist.id, songId: song.id })}
-                    aria-label={`Unlink ${song.title}`}
-                  >
-                    Unlink
-                  </Button>
-                )}
-              </li>
-            ))}
-          </ul>
-          <Pager page={page} limit={LIMIT} total={songs.data.pagination.total} onPage={setPage} />
-        </>
-      )}
+      <QueryView
+        query={songs}
+        isEmpty={(data) => data.data.length === 0}
+        empty={<>No songs linked to {artist.name} yet.</>}
+      >
+        {(data) => (
+          <>
+            <ul className="rows">
+              {data.data.map((song) => (
+                <li key={song.id} className="row">
+                  <Link href={`/songs/${song.id}`}>{song.title}</Link>
+                  <span className="muted">{formatDuration(song.duration)}</span>
+                  {mayLink && (
+                    <Button
+                      variant="ghost"
+                      busy={unlink.isPending && unlink.variables?.songId === song.id}
+                      onClick={() => unlink.mutate({ artistId: artist.id, songId: song.id })}
+                      aria-label={`Unlink ${song.title}`}
+                    >
+                      Unlink
+                    </Button>
+                  )}
+                </li>
+              ))}
+            </ul>
+            <Pager page={page} limit={LIMIT} total={data.pagination.total} onPage={setPage} />
+          </>
+        )}
+      </QueryView>
       {mayLink && <LinkSong artist={artist} onLinked={refresh} />}
     </section>
   );
 }
 
 function LinkSong({ artist, onLinked }: { artist: Artist; onLinked: () => Promise<unknown> }) {
-  const [search, setSearch] = useState('');
-  const term = useDebounced(search.trim());
-  const matches = trpc.songs.list.useQuery({ search: term, limit: 8 }, { enabled: term.length > 0 });
   const link = trpc.artists.linkSong.useMutation({ onSuccess: onLinked });
   return (
     <div className="subsection">
       <h3>Link a song</h3>
-      <SearchBox label={`Search songs to link to ${artist.name}`} value={search} onChange={setSearch} />
-      <ErrorNotice error={link.error} />
-      {term &&
-        (matches.isPending ? (
-          <Loading label="Searching…" />
-        ) : matches.data?.data.length === 0 ? (
-          <Empty>No song matches “{term}”.</Empty>
-        ) : (
-          <ul className="rows">
-            {matches.data?.data.map((song) => {
-              const linked = song.artistIds.includes(artist.id);
-              return (
-                <li key={song.id} className="row">
-                  <span>{song.title}</span>
-                  <Button
-                    variant="ghost"
-                    disabled={linked}
-                    busy={link.isPending && link.variables?.songId === song.id}
-                    onClick={() => link.mutate({ artistId: artist.id, songId: song.id })}
-                    aria-label={linked ? `${song.title} is linked` : `Link ${song.title}`}
-                  >
-                    {linked ? 'Linked' : 'Link'}
-                  </Button>
-                </li>
-              );
-            })}
-          </ul>
-        ))}
+      <SongSearch
+        label={`Search songs to link to ${artist.name}`}
+        limit={8}
+        error={<ErrorNotice error={link.error} />}
+      >
+        {(song) => {
+          const linked = song.artistIds.includes(artist.id);
+          return (
+            <>
+              <span>{song.title}</span>
+              <Button
+                variant="ghost"
+                disabled={linked}
+                busy={link.isPending && link.variables?.songId === song.id}
+                onClick={() => link.mutate({ artistId: artist.id, songId: song.id })}
+                aria-label={linked ? `${song.title} is linked` : `Link ${song.title}`}
+              >
+                {linked ? 'Linked' : 'Link'}
+              </Button>
+            </>
+          );
+        }}
+      </SongSearch>
     </div>
   );
 }

@@ -7,19 +7,18 @@ import { ArtistNames } from '@/components/artists';
 import { PageHeader } from '@/components/guard';
 import { PlaylistForm } from '@/components/playlist-form';
 import { Owner } from '@/components/playlist-owner';
+import { RecordView } from '@/components/record-view';
 import { useMe } from '@/components/session';
+import { SongSearch } from '@/components/song-search';
 import {
   Button,
   ConfirmDialog,
   Dialog,
-  Empty,
   ErrorNotice,
   formatDuration,
-  Loading,
   Notice,
   Pager,
-  SearchBox,
-  useDebounced,
+  QueryView,
 } from '@/components/ui';
 import { toProblem } from '@/lib/errors';
 import { type Playlist, trpc } from '@/lib/trpc';
@@ -30,17 +29,11 @@ export default function PlaylistPage() {
   const { playlistId } = useParams<{ playlistId: string }>();
   const me = useMe();
   const playlist = trpc.playlists.get.useQuery({ playlistId });
-  if (playlist.isPending) return <Loading />;
-  if (playlist.isError) {
-    return (
-      <>
-        <ErrorNotice error={playlist.error} />
-        <Link href="/playlists">Back to playlists</Link>
-      </>
-    );
-  }
-  const mayEdit = me.role === 'admin' || playlist.data.userId === me.id;
-  return <PlaylistDetail playlist={playlist.data} mayEdit={mayEdit} />;
+  return (
+    <RecordView query={playlist} back={{ href: '/playlists', label: 'Back to playlists' }}>
+      {(data) => <PlaylistDetail playlist={data} mayEdit={me.role === 'admin' || data.userId === me.id} />}
+    </RecordView>
+  );
 }
 
 function PlaylistDetail({ playlist, mayEdit }: { playlist: Playlist; mayEdit: boolean }) {
@@ -190,100 +183,97 @@ function PlaylistSongs({ playlist, mayEdit }: { playlist: Playlist; mayEdit: boo
         {announcement}
       </p>
       <ErrorNotice error={reorder.error ?? removeSong.error} />
-      {songs.isPending ? (
-        <Loading />
-      ) : songs.isError ? (
-        <ErrorNotice error={songs.error} />
-      ) : songs.data.data.length === 0 ? (
-        <Empty>
-          {mayEdit ? 'No songs yet: search the catalogue below to add some.' : 'No songs in this playlist.'}
-        </Empty>
-      ) : (
-        <>
-          <ol className="rows tracklist" start={offset + 1}>
-            {songs.data.data.map((song, i) => {
-              const index = offset + i;
-              return (
-                <li
-                  key={song.id}
-                  className={`row ${dragging === index ? 'row-dragging' : ''}`}
-                  draggable={mayEdit}
-                  onDragStart={(e) => {
-                    setDragging(index);
-                    e.dataTransfer.effectAllowed = 'move';
-                    e.dataTransfer.setData('text/plain', song.id);
-                  }}
-                  onDragOver={(e) => {
-                    if (dragging !== null) e.preventDefault();
-                  }}
-                  onDrop={(e) => onDrop(e, index)}
-                  onDragEnd={() => setDragging(null)}
-                  data-testid="playlist-song"
-                >
-                  {mayEdit && (
-                    <button
-                      type="button"
-                      className="handle"
-                      data-handle={song.id}
-                      onBlur={() => setFocusId(null)}
-                      aria-label={`Reorder ${song.title}: position ${index + 1}. Alt+Up or Alt+Down to move`}
-                      onKeyDown={(e) => onKey(e, index)}
-                    >
-                      ⠿
-                    </button>
-                  )}
-                  <span className="position">{index + 1}.</span>
-                  <span className="grow">
-                    <Link href={`/songs/${song.id}`}>{song.title}</Link>{' '}
-                    <span className="muted">
-                      <ArtistNames ids={song.artistIds} />
+      <QueryView
+        query={songs}
+        isEmpty={(data) => data.data.length === 0}
+        empty={
+          mayEdit ? 'No songs yet: search the catalogue below to add some.' : 'No songs in this playlist.'
+        }
+      >
+        {(data) => (
+          <>
+            <ol className="rows tracklist" start={offset + 1}>
+              {data.data.map((song, i) => {
+                const index = offset + i;
+                return (
+                  <li
+                    key={song.id}
+                    className={`row ${dragging === index ? 'row-dragging' : ''}`}
+                    draggable={mayEdit}
+                    onDragStart={(e) => {
+                      setDragging(index);
+                      e.dataTransfer.effectAllowed = 'move';
+                      e.dataTransfer.setData('text/plain', song.id);
+                    }}
+                    onDragOver={(e) => {
+                      if (dragging !== null) e.preventDefault();
+                    }}
+                    onDrop={(e) => onDrop(e, index)}
+                    onDragEnd={() => setDragging(null)}
+                    data-testid="playlist-song"
+                  >
+                    {mayEdit && (
+                      <button
+                        type="button"
+                        className="handle"
+                        data-handle={song.id}
+                        onBlur={() => setFocusId(null)}
+                        aria-label={`Reorder ${song.title}: position ${index + 1}. Alt+Up or Alt+Down to move`}
+                        onKeyDown={(e) => onKey(e, index)}
+                      >
+                        ⠿
+                      </button>
+                    )}
+                    <span className="position">{index + 1}.</span>
+                    <span className="grow">
+                      <Link href={`/songs/${song.id}`}>{song.title}</Link>{' '}
+                      <span className="muted">
+                        <ArtistNames ids={song.artistIds} />
+                      </span>
                     </span>
-                  </span>
-                  <span className="muted">{formatDuration(song.duration)}</span>
-                  {mayEdit && (
-                    <span className="row-actions">
-                      <Button
-                        variant="ghost"
-                        onClick={() => moveTo(index, index - 1)}
-                        disabled={index === 0 || reorder.isPending}
-                        aria-label={`Move ${song.title} up`}
-                      >
-                        ↑
-                      </Button>
-                      <Button
-                        variant="ghost"
-                        onClick={() => moveTo(index, index + 1)}
-                        disabled={index === playlist.songIds.length - 1 || reorder.isPending}
-                        aria-label={`Move ${song.title} down`}
-                      >
-                        ↓
-                      </Button>
-                      <Button
-                        variant="ghost"
-                        busy={removeSong.isPending && removeSong.variables?.songId === song.id}
-                        onClick={() => removeSong.mutate({ playlistId: playlist.id, songId: song.id })}
-                        aria-label={`Remove ${song.title}`}
-                      >
-                        Remove
-                      </Button>
-                    </span>
-                  )}
-                </li>
-              );
-            })}
-          </ol>
-          <Pager page={page} limit={LIMIT} total={songs.data.pagination.total} onPage={setPage} />
-        </>
-      )}
+                    <span className="muted">{formatDuration(song.duration)}</span>
+                    {mayEdit && (
+                      <span className="row-actions">
+                        <Button
+                          variant="ghost"
+                          onClick={() => moveTo(index, index - 1)}
+                          disabled={index === 0 || reorder.isPending}
+                          aria-label={`Move ${song.title} up`}
+                        >
+                          ↑
+                        </Button>
+                        <Button
+                          variant="ghost"
+                          onClick={() => moveTo(index, index + 1)}
+                          disabled={index === playlist.songIds.length - 1 || reorder.isPending}
+                          aria-label={`Move ${song.title} down`}
+                        >
+                          ↓
+                        </Button>
+                        <Button
+                          variant="ghost"
+                          busy={removeSong.isPending && removeSong.variables?.songId === song.id}
+                          onClick={() => removeSong.mutate({ playlistId: playlist.id, songId: song.id })}
+                          aria-label={`Remove ${song.title}`}
+                        >
+                          Remove
+                        </Button>
+                      </span>
+                    )}
+                  </li>
+                );
+              })}
+            </ol>
+            <Pager page={page} limit={LIMIT} total={data.pagination.total} onPage={setPage} />
+          </>
+        )}
+      </QueryView>
     </section>
   );
 }
 
 function AddSongs({ playlist }: { playlist: Playlist }) {
-  const [search, setSearch] = useState('');
-  const term = useDebounced(search.trim());
   const utils = trpc.useUtils();
-  const matches = trpc.songs.list.useQuery({ search: term, limit: 10 }, { enabled: term.length > 0 });
   const add = trpc.playlists.addSong.useMutation({
     onSettled: () =>
       Promise.all([
@@ -296,44 +286,37 @@ function AddSongs({ playlist }: { playlist: Playlist }) {
   return (
     <section className="card" aria-labelledby="add-songs">
       <h2 id="add-songs">Add songs</h2>
-      <SearchBox label="Search the catalogue by title, album or artist" value={search} onChange={setSearch} />
-      {problem && (
-        <ErrorNotice
-          error={problem.code === 'CONFLICT' ? 'That song is already in this playlist.' : add.error}
-        />
-      )}
-      {term &&
-        (matches.isPending ? (
-          <Loading label="Searching…" />
-        ) : matches.isError ? (
-          <ErrorNotice error={matches.error} />
-        ) : matches.data.data.length === 0 ? (
-          <Empty>No song matches “{term}”.</Empty>
-        ) : (
-          <ul className="rows">
-            {matches.data.data.map((song) => (
-              <li key={song.id} className="row">
-                <span className="grow">
-                  {song.title}{' '}
-                  <span className="muted">
-                    <ArtistNames ids={song.artistIds} />
-                  </span>
-                </span>
-                <Button
-                  variant="ghost"
-                  disabled={inPlaylist.has(song.id)}
-                  busy={add.isPending && add.variables?.songId === song.id}
-                  onClick={() => add.mutate({ playlistId: playlist.id, songId: song.id })}
-                  aria-label={
-                    inPlaylist.has(song.id) ? `${song.title} is in the playlist` : `Add ${song.title}`
-                  }
-                >
-                  {inPlaylist.has(song.id) ? 'Added' : 'Add'}
-                </Button>
-              </li>
-            ))}
-          </ul>
-        ))}
+      <SongSearch
+        label="Search the catalogue by title, album or artist"
+        limit={10}
+        error={
+          problem && (
+            <ErrorNotice
+              error={problem.code === 'CONFLICT' ? 'That song is already in this playlist.' : add.error}
+            />
+          )
+        }
+      >
+        {(song) => (
+          <>
+            <span className="grow">
+              {song.title}{' '}
+              <span className="muted">
+                <ArtistNames ids={song.artistIds} />
+              </span>
+            </span>
+            <Button
+              variant="ghost"
+              disabled={inPlaylist.has(song.id)}
+              busy={add.isPending && add.variables?.songId === song.id}
+              onClick={() => add.mutate({ playlistId: playlist.id, songId: song.id })}
+              aria-label={inPlaylist.has(song.id) ? `${song.title} is in the playlist` : `Add ${song.title}`}
+            >
+              {inPlaylist.has(song.id) ? 'Added' : 'Add'}
+            </Button>
+          </>
+        )}
+      </SongSearch>
     </section>
   );
 }

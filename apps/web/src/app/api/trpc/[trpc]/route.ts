@@ -1,6 +1,7 @@
 import type { NextRequest } from 'next/server';
 import { NextResponse } from 'next/server';
-import { API_URL, forwardedFor, isSameOrigin, readTokens, trpcError } from '@/server/session';
+import { API_URL } from '@/server/api-client';
+import { forwardedFor, isSameOrigin, readTokens, trpcError } from '@/server/session';
 
 /**
  * The console's tRPC endpoint: forwards each call to the API's /trpc with the session's bearer
