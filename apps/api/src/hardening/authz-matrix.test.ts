@@ -23,7 +23,9 @@ import {
 
 /**
  * The authorization matrix: every procedure x every kind of caller x the resources it can be
- * pointed at, on /v1 and on /trpc, each cell asserting the status CONTRACT.md §3-4 gives.
+ * pointed at, on /v1 and on /trpc, each cell asserting the contract's status: no token 401 on
+ * a protected operation, a caller without the right 403, a missing or malformed id 404, a
+ * duplicate 409.
  * The list of operations comes from the router itself, so an operation added without a row
  * here fails the first test. Refused writes must leave the data exactly as it was.
  *
