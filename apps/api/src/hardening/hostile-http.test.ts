@@ -460,12 +460,7 @@ describe('numbers and query strings', () => {
       { page: null },
       { limit: [5] },
     ]) {
-      await refused(
-        trpc.call('songs.list', input, user.token),
-        422,
-        `trpc ${JSON.stringify(input)}`,
-        'trpc',
-      );
+      await refused(trpc.call('songs.list', input, user.token), 422, `trpc ${JSON.stringify(input)}`, 'trpc');
     }
   });
 
