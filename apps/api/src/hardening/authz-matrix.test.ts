@@ -1,13 +1,11 @@
+import { ACTOR_PASSWORD, createActor, type SignedActor } from '@music/api-router/testing';
 import { generateRefreshToken, hashToken } from '@music/auth';
 import { type Db, insertRefreshToken, insertSession, uuidv7 } from '@music/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from '../testing/harness';
 import {
-  type Actor,
   codeOf,
   errorShapeOk,
-  FAST_PASSWORD,
-  fastActor,
   insertArtistRow,
   insertPlaylistRow,
   insertSongRow,
@@ -16,6 +14,7 @@ import {
   restRoutes,
   type Transport,
   type TrpcClient,
+  tokens,
   trpcOf,
   watchWrites,
   writeCount,
@@ -47,7 +46,7 @@ const CODES: Record<number, string> = {
 };
 
 interface World {
-  actors: Record<Exclude<ActorName, 'anonymous'>, Actor>;
+  actors: Record<Exclude<ActorName, 'anonymous'>, SignedActor>;
   /** Managed by `artist`. */
   artistA: string;
   /** Managed by `otherArtist`. */
@@ -86,18 +85,18 @@ const notFound: Rule = { signedIn: 404 };
 const artist = (input: (db: Db, w: World) => Promise<Input>, rule: Rule): Target => ({ input, expect: rule });
 
 /** A fresh artist managed by `artist`. */
-const managedArtist = (db: Db, w: World) => insertArtistRow(db, w.actors.artist.id);
+const managedArtist = (db: Db, w: World) => insertArtistRow(db, w.actors.artist.user.id);
 /** A fresh song of artistA (so `artist` may change it). */
 const ownSong = (db: Db, w: World) => insertSongRow(db, [w.artistA]);
 const privatePlaylist = (db: Db, w: World, songIds: string[] = []) =>
-  insertPlaylistRow(db, w.actors.user.id, { isPublic: false, songIds });
+  insertPlaylistRow(db, w.actors.user.user.id, { isPublic: false, songIds });
 const publicPlaylist = (db: Db, w: World, songIds: string[] = []) =>
-  insertPlaylistRow(db, w.actors.user.id, { isPublic: true, songIds });
+  insertPlaylistRow(db, w.actors.user.user.id, { isPublic: true, songIds });
 
 const userBody = (w: World) => ({
   username: 'Renamed',
-  email: w.actors.user.email,
-  password: FAST_PASSWORD,
+  email: w.actors.user.user.email,
+  password: ACTOR_PASSWORD,
 });
 
 /** One row per procedure. */
@@ -105,11 +104,11 @@ const MATRIX: Record<string, Entry> = {
   'auth.login': {
     targets: {
       'valid credentials': {
-        input: async (_db, w) => ({ email: w.actors.otherUser.email, password: FAST_PASSWORD }),
+        input: async (_db, w) => ({ email: w.actors.otherUser.user.email, password: ACTOR_PASSWORD }),
         expect: { others: 'ok' },
       },
       'wrong password': {
-        input: async (_db, w) => ({ email: w.actors.otherUser.email, password: 'wrong-password' }),
+        input: async (_db, w) => ({ email: w.actors.otherUser.user.email, password: 'wrong-password' }),
         expect: { others: 401, signedIn: 401 },
       },
     },
@@ -117,7 +116,7 @@ const MATRIX: Record<string, Entry> = {
   'auth.refresh': {
     targets: {
       'a live refresh token': {
-        input: async (db, w) => ({ refreshToken: await refreshTokenFor(db, w.actors.otherUser.id) }),
+        input: async (db, w) => ({ refreshToken: await refreshTokenFor(db, w.actors.otherUser.user.id) }),
         expect: { others: 'ok' },
       },
       'an unknown token': {
@@ -145,7 +144,7 @@ const MATRIX: Record<string, Entry> = {
   },
   'users.get': {
     targets: {
-      "user's record": { input: async (_db, w) => ({ userId: w.actors.user.id }), expect: userOrAdmin },
+      "user's record": { input: async (_db, w) => ({ userId: w.actors.user.user.id }), expect: userOrAdmin },
       missing: { input: async () => ({ userId: missingId() }), expect: { admin: 404, others: 403 } },
       malformed: { input: same({ userId: 'not-a-uuid' }), expect: { admin: 404, others: 403 } },
     },
@@ -154,11 +153,11 @@ const MATRIX: Record<string, Entry> = {
     freshWorld: true,
     targets: {
       "user's record": {
-        input: async (_db, w) => ({ userId: w.actors.user.id, ...userBody(w) }),
+        input: async (_db, w) => ({ userId: w.actors.user.user.id, ...userBody(w) }),
         expect: userOrAdmin,
       },
       "user's record, role admin": {
-        input: async (_db, w) => ({ userId: w.actors.user.id, ...userBody(w), role: 'admin' }),
+        input: async (_db, w) => ({ userId: w.actors.user.user.id, ...userBody(w), role: 'admin' }),
         expect: { admin: 'ok', others: 403 },
       },
       missing: {
@@ -170,7 +169,7 @@ const MATRIX: Record<string, Entry> = {
   'users.delete': {
     freshWorld: true,
     targets: {
-      "user's record": { input: async (_db, w) => ({ userId: w.actors.user.id }), expect: userOrAdmin },
+      "user's record": { input: async (_db, w) => ({ userId: w.actors.user.user.id }), expect: userOrAdmin },
       missing: { input: async () => ({ userId: missingId() }), expect: { admin: 404, others: 403 } },
       malformed: { input: same({ userId: '1 or 1=1' }), expect: { admin: 404, others: 403 } },
     },
@@ -179,14 +178,14 @@ const MATRIX: Record<string, Entry> = {
   'artists.list': {
     targets: {
       all: { input: same({}), expect: anyone },
-      'by account': { input: async (_db, w) => ({ userId: w.actors.artist.id }), expect: anyone },
+      'by account': { input: async (_db, w) => ({ userId: w.actors.artist.user.id }), expect: anyone },
     },
   },
   'artists.create': {
     targets: {
       unlinked: { input: same({ name: 'New artist' }), expect: adminOnly },
       'linked to artist': {
-        input: async (_db, w) => ({ name: 'New artist', userId: w.actors.artist.id }),
+        input: async (_db, w) => ({ name: 'New artist', userId: w.actors.artist.user.id }),
         expect: adminOnly,
       },
     },
@@ -208,7 +207,7 @@ const MATRIX: Record<string, Entry> = {
         async (db, w) => ({
           artistId: await managedArtist(db, w),
           name: 'Replaced',
-          userId: w.actors.otherArtist.id,
+          userId: w.actors.otherArtist.user.id,
         }),
         { admin: 'ok', others: 403 },
       ),
@@ -329,9 +328,9 @@ const MATRIX: Record<string, Entry> = {
   'playlists.list': {
     targets: {
       own: { input: same({}), expect: anyone },
-      "user's": { input: async (_db, w) => ({ userId: w.actors.user.id }), expect: userOrAdmin },
+      "user's": { input: async (_db, w) => ({ userId: w.actors.user.user.id }), expect: userOrAdmin },
       "user's public ones": {
-        input: async (_db, w) => ({ userId: w.actors.user.id, visibility: 'public' }),
+        input: async (_db, w) => ({ userId: w.actors.user.user.id, visibility: 'public' }),
         expect: anyone,
       },
     },
@@ -340,7 +339,7 @@ const MATRIX: Record<string, Entry> = {
     targets: {
       'for yourself': { input: same({ name: 'Mine' }), expect: anyone },
       'for user': {
-        input: async (_db, w) => ({ name: 'Theirs', userId: w.actors.user.id }),
+        input: async (_db, w) => ({ name: 'Theirs', userId: w.actors.user.user.id }),
         expect: userOrAdmin,
       },
     },
@@ -473,15 +472,15 @@ let world: World;
 
 async function makeWorld(db: Db): Promise<World> {
   const [user, otherUser, artistAccount, otherArtist, admin] = await Promise.all([
-    fastActor(db, 'user'),
-    fastActor(db, 'user'),
-    fastActor(db, 'artist'),
-    fastActor(db, 'artist'),
-    fastActor(db, 'admin'),
+    createActor(db, 'user', tokens),
+    createActor(db, 'user', tokens),
+    createActor(db, 'artist', tokens),
+    createActor(db, 'artist', tokens),
+    createActor(db, 'admin', tokens),
   ]);
   const [artistA, artistB] = await Promise.all([
-    insertArtistRow(db, artistAccount.id),
-    insertArtistRow(db, otherArtist.id),
+    insertArtistRow(db, artistAccount.user.id),
+    insertArtistRow(db, otherArtist.user.id),
   ]);
   return { actors: { user, otherUser, artist: artistAccount, otherArtist, admin }, artistA, artistB };
 }

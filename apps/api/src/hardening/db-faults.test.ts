@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ACTOR_PASSWORD, createActor, type SignedActor } from '@music/api-router/testing';
 import { createDatabase, type Database } from '@music/db';
 import {
   connectSession,
@@ -23,7 +24,7 @@ import {
   tryConnect,
   uniqueEmail,
 } from '../testing/harness';
-import { type Actor, FAST_PASSWORD, fastActor, insertSongRow, randomTag } from './support';
+import { insertSongRow, randomTag, tokens } from './support';
 
 /**
  * The database misbehaving under a real API, on a PostgreSQL server of this file's own
@@ -48,7 +49,7 @@ let pgi: PostgresInstance | undefined;
 let urlA: string;
 let apiA: RunningServer;
 let clientA: Client;
-let user: Actor;
+let user: SignedActor;
 const servers: RunningServer[] = [];
 const databases: Database[] = [];
 const outsiders: SqlSession[] = [];
@@ -147,7 +148,7 @@ describeFaults(`database faults on a throwaway PostgreSQL${unavailable ? ` (${un
     apiA = await startServer(testEnv({ DATABASE_URL: urlA }));
     servers.push(apiA);
     clientA = createClient(`${apiA.url}/v1`);
-    user = await fastActor(apiA.database.db, 'user');
+    user = await createActor(apiA.database.db, 'user', tokens);
   }, 60_000);
 
   afterAll(async () => {
@@ -173,7 +174,9 @@ describeFaults(`database faults on a throwaway PostgreSQL${unavailable ? ` (${un
         expect(songs.ms).toBeLessThan(3_000);
 
         const login = await timed(() =>
-          clientA.request('POST', '/auth/login', { body: { email: user.email, password: FAST_PASSWORD } }),
+          clientA.request('POST', '/auth/login', {
+            body: { email: user.user.email, password: ACTOR_PASSWORD },
+          }),
         );
         expectUnavailable(login.value, `POST /auth/login, round ${round}`);
         expect(login.ms).toBeLessThan(3_000);
@@ -205,7 +208,7 @@ describeFaults(`database faults on a throwaway PostgreSQL${unavailable ? ` (${un
     expect(after.body).toEqual(me.body);
     expect((await clientA.request('GET', '/health')).body).toEqual({ status: 'ok', database: 'ok' });
     const login = await clientA.request('POST', '/auth/login', {
-      body: { email: user.email, password: FAST_PASSWORD },
+      body: { email: user.user.email, password: ACTOR_PASSWORD },
     });
     expect(login.status).toBe(200);
   }, 45_000);

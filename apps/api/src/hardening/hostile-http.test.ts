@@ -1,16 +1,16 @@
+import { createActor, type SignedActor } from '@music/api-router/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Response } from '../testing/harness';
 import { startTestApi, type TestApi } from '../testing/harness';
 import {
-  type Actor,
   codeOf,
   errorShapeOk,
-  fastActor,
   insertArtistRow,
   insertPlaylistRow,
   insertSongRow,
   rawRequest,
   type TrpcClient,
+  tokens,
   trpcOf,
   watchWrites,
   writeCount,
@@ -28,8 +28,8 @@ import {
 
 let api: TestApi;
 let trpc: TrpcClient;
-let user: Actor;
-let admin: Actor;
+let user: SignedActor;
+let admin: SignedActor;
 let artistId: string;
 let songId: string;
 let playlistId: string;
@@ -39,10 +39,10 @@ beforeAll(async () => {
   trpc = trpcOf(api);
   const db = api.database.db;
   await watchWrites(db);
-  [user, admin] = await Promise.all([fastActor(db, 'user'), fastActor(db, 'admin')]);
+  [user, admin] = await Promise.all([createActor(db, 'user', tokens), createActor(db, 'admin', tokens)]);
   artistId = await insertArtistRow(db);
   songId = await insertSongRow(db, [artistId]);
-  playlistId = await insertPlaylistRow(db, user.id, { songIds: [songId] });
+  playlistId = await insertPlaylistRow(db, user.user.id, { songIds: [songId] });
 });
 afterAll(() => api?.close());
 
@@ -351,9 +351,9 @@ describe('bodies', () => {
         'trpc',
       );
     }
-    const res = await api.request('PUT', `/users/${user.id}`, {
+    const res = await api.request('PUT', `/users/${user.user.id}`, {
       token: user.token,
-      rawBody: `{"username":"u","email":"${user.email}","password":"password-1","__proto__":{"role":"admin"}}`,
+      rawBody: `{"username":"u","email":"${user.user.email}","password":"password-1","__proto__":{"role":"admin"}}`,
       headers: json,
     });
     expect(res.status).toBe(422);

@@ -1,16 +1,16 @@
+import { createActor, type SignedActor } from '@music/api-router/testing';
 import { type Db, uuidv7 } from '@music/db';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Response, startTestApi, type TestApi } from '../testing/harness';
 import {
-  type Actor,
   errorShapeOk,
-  fastActor,
   procedureKinds,
   restRoutes,
   type Transport,
   type TrpcClient,
+  tokens,
   trpcOf,
   watchWrites,
   writeCount,
@@ -36,10 +36,10 @@ type Input = Record<string, unknown>;
 type Who = 'anonymous' | 'user' | 'admin';
 
 interface Fixtures {
-  user: Actor;
-  admin: Actor;
+  user: SignedActor;
+  admin: SignedActor;
   /** Someone else: nothing of theirs may change through a non-admin's request. */
-  victim: Actor;
+  victim: SignedActor;
   artistIds: string[];
   songIds: string[];
   playlistIds: string[];
@@ -47,17 +47,17 @@ interface Fixtures {
 
 /** A valid input per procedure, path params left out; the mutations start from these. */
 const EXAMPLES: Record<string, (f: Fixtures) => Input> = {
-  'auth.login': (f) => ({ email: f.victim.email, password: 'not-the-password' }),
+  'auth.login': (f) => ({ email: f.victim.user.email, password: 'not-the-password' }),
   'auth.refresh': () => ({ refreshToken: 'not-a-refresh-token' }),
   'auth.logout': () => ({}),
   'auth.me': () => ({}),
   'users.list': () => ({ role: 'user', page: 1, limit: 10 }),
   'users.create': () => ({ username: 'Prop', email: 'prop@example.com', password: 'a-good-password' }),
   'users.get': () => ({}),
-  'users.update': (f) => ({ username: 'Prop', email: f.user.email, password: 'a-good-password' }),
+  'users.update': (f) => ({ username: 'Prop', email: f.user.user.email, password: 'a-good-password' }),
   'users.delete': () => ({}),
   'artists.list': () => ({ search: 'a', page: 1, limit: 10 }),
-  'artists.create': (f) => ({ name: 'Prop artist', bio: 'b', userId: f.victim.id }),
+  'artists.create': (f) => ({ name: 'Prop artist', bio: 'b', userId: f.victim.user.id }),
   'artists.get': () => ({}),
   'artists.replace': () => ({ name: 'Prop artist', bio: null }),
   'artists.update': () => ({ name: 'Prop artist' }),
@@ -77,7 +77,7 @@ const EXAMPLES: Record<string, (f: Fixtures) => Input> = {
   'songs.get': () => ({}),
   'songs.update': (f) => ({ title: 'Prop song', duration: 10, artistIds: [f.artistIds[1]] }),
   'songs.delete': () => ({}),
-  'playlists.list': (f) => ({ userId: f.user.id, page: 1, limit: 10 }),
+  'playlists.list': (f) => ({ userId: f.user.user.id, page: 1, limit: 10 }),
   'playlists.create': (f) => ({
     name: 'Prop list',
     description: 'd',
@@ -274,10 +274,10 @@ const kinds = procedureKinds;
 /** Everything a non-admin must never be able to change: other users, the catalogue. */
 async function othersDigest(db: Db, f: Fixtures): Promise<string> {
   const { rows } = await sql<{ digest: string }>`select concat_ws('/',
-      (select md5(string_agg(t::text, '|' order by t.id)) from users t where t.id in (${f.victim.id}, ${f.admin.id})),
-      (select md5(string_agg(t::text, '|' order by t.id)) from playlists t where t.user_id <> ${f.user.id}),
+      (select md5(string_agg(t::text, '|' order by t.id)) from users t where t.id in (${f.victim.user.id}, ${f.admin.user.id})),
+      (select md5(string_agg(t::text, '|' order by t.id)) from playlists t where t.user_id <> ${f.user.user.id}),
       (select md5(string_agg(t::text, '|' order by t.playlist_id, t.song_id)) from playlist_songs t
-        where t.playlist_id in (select id from playlists where user_id <> ${f.user.id})),
+        where t.playlist_id in (select id from playlists where user_id <> ${f.user.user.id})),
       (select md5(string_agg(t::text, '|' order by t.id)) from artists t),
       (select md5(string_agg(t::text, '|' order by t.id)) from songs t),
       (select md5(string_agg(t::text, '|' order by t.song_id, t.artist_id)) from song_artists t)
@@ -294,9 +294,9 @@ beforeAll(async () => {
   const db = api.database.db;
   await watchWrites(db);
   const [user, admin, victim] = await Promise.all([
-    fastActor(db, 'user'),
-    fastActor(db, 'admin'),
-    fastActor(db, 'artist'),
+    createActor(db, 'user', tokens),
+    createActor(db, 'admin', tokens),
+    createActor(db, 'artist', tokens),
   ]);
   fixtures = {
     user,
@@ -321,7 +321,7 @@ async function restoreFixtures(db: Db, f: Fixtures): Promise<void> {
   await db
     .insertInto('artists')
     .values([
-      { id: a0, name: 'Fixture artist zero', user_id: f.victim.id },
+      { id: a0, name: 'Fixture artist zero', user_id: f.victim.user.id },
       { id: a1, name: 'Fixture artist one', user_id: null },
     ])
     .execute();
@@ -340,9 +340,9 @@ async function restoreFixtures(db: Db, f: Fixtures): Promise<void> {
   await db
     .insertInto('playlists')
     .values([
-      { id: p0, user_id: f.user.id, name: 'Fixture mine', is_public: false },
-      { id: p1, user_id: f.victim.id, name: 'Fixture theirs', is_public: false },
-      { id: p2, user_id: f.victim.id, name: 'Fixture theirs, public', is_public: true },
+      { id: p0, user_id: f.user.user.id, name: 'Fixture mine', is_public: false },
+      { id: p1, user_id: f.victim.user.id, name: 'Fixture theirs', is_public: false },
+      { id: p2, user_id: f.victim.user.id, name: 'Fixture theirs, public', is_public: true },
     ])
     .execute();
   await db
@@ -361,7 +361,7 @@ afterAll(() => api?.close());
 const SELF = '@self';
 
 function poolFor(param: string, f: Fixtures, throwaway: boolean): string[] {
-  if (param === 'userId') return throwaway ? [SELF] : [SELF, f.victim.id];
+  if (param === 'userId') return throwaway ? [SELF] : [SELF, f.victim.user.id];
   if (param === 'artistId') return f.artistIds;
   if (param === 'songId') return f.songIds;
   return f.playlistIds;
@@ -438,9 +438,13 @@ describe('hostile input, property-based, every operation', () => {
         await fc.assert(
           fc.asyncProperty(arbitrary, async (c) => {
             const caller =
-              c.who === 'anonymous' ? undefined : throwaway ? await fastActor(db, c.who) : fixtures[c.who];
+              c.who === 'anonymous'
+                ? undefined
+                : throwaway
+                  ? await createActor(db, c.who, tokens)
+                  : fixtures[c.who];
             // `@self` is the caller's own id (the victim's for anonymous callers), in the case drawn.
-            const self = caller?.id ?? fixtures.victim.id;
+            const self = caller?.user.id ?? fixtures.victim.user.id;
             for (const [key, value] of Object.entries(c.params)) {
               if (value === SELF) c.params[key] = self;
               else if (value === SELF.toUpperCase()) c.params[key] = self.toUpperCase();

@@ -1,15 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { operationAt, operations, type RouteMeta } from '@music/api-router';
-import { createTokenService, hashPassword } from '@music/auth';
-import { type Db, insertSession, insertUser, uuidv7 } from '@music/db';
+import { createTokenService } from '@music/auth';
+import { type Db, uuidv7 } from '@music/db';
 import { sql } from 'kysely';
 import { TOKEN_AUDIENCE, TOKEN_ISSUER } from '../server';
-import { type Client, createClient, type Response, TEST_SECRET, uniqueEmail } from '../testing/harness';
+import { type Client, createClient, type Response, TEST_SECRET } from '../testing/harness';
 
-/** Shared helpers of the hardening suites: both transports, fast actors, data fingerprints. */
+/** Shared helpers of the hardening suites: both transports, signed actors, data fingerprints. */
 
 export type Transport = 'v1' | 'trpc';
-export type Role = 'user' | 'artist' | 'admin';
 
 /** Every procedure's dotted path with its kind. */
 export const procedureKinds = Object.fromEntries(operations.map((o) => [o.path, o.kind]));
@@ -61,43 +60,12 @@ export function errorShapeOk(transport: Transport, res: Response): boolean {
   );
 }
 
+/** The token service of this suite's servers: `createActor(db, role, tokens)` signs with it. */
 export const tokens = createTokenService({
   secret: TEST_SECRET,
   issuer: TOKEN_ISSUER,
   audience: TOKEN_AUDIENCE,
 });
-
-let passwordHash: Promise<string> | undefined;
-export const FAST_PASSWORD = 'fast-actor-password';
-
-export interface Actor {
-  id: string;
-  email: string;
-  role: Role;
-  sessionId: string;
-  token: string;
-}
-
-/**
- * A user with a live session, made directly in the database (one argon2 hash for the whole
- * run instead of a sign-up and a sign-in each): the matrix and the soak need many of them.
- */
-export async function fastActor(db: Db, role: Role = 'user'): Promise<Actor> {
-  passwordHash ??= hashPassword(FAST_PASSWORD);
-  const id = uuidv7();
-  const email = uniqueEmail(`fast-${role}`);
-  await insertUser(db, {
-    id,
-    username: `${role} ${id.slice(-6)}`,
-    email,
-    password_hash: await passwordHash,
-    role,
-  });
-  const sessionId = uuidv7();
-  await insertSession(db, { id: sessionId, userId: id, expiresAt: new Date(Date.now() + 86_400_000) });
-  const token = await tokens.signAccessToken({ sub: id, role, sid: sessionId });
-  return { id, email, role, sessionId, token };
-}
 
 /** Direct fixtures (no HTTP): an artist, a song linked to artists, a playlist. */
 export async function insertArtistRow(db: Db, userId: string | null = null): Promise<string> {
