@@ -9,10 +9,27 @@ import {
   ownSong,
   privatePlaylist,
   publicPlaylist,
+  type Rule,
   same,
+  type Target,
   userOrAdmin,
 } from './authz-rules';
 import { insertSongRow, missingId } from './support';
+
+/** A playlist of `user`'s, private or public, and one that does not exist. */
+function playlistById(publicRule: Rule): Record<string, Target> {
+  return {
+    "user's private": {
+      input: async (db, w) => ({ playlistId: await privatePlaylist(db, w) }),
+      expect: userOrAdmin,
+    },
+    "user's public": {
+      input: async (db, w) => ({ playlistId: await publicPlaylist(db, w) }),
+      expect: publicRule,
+    },
+    missing: { input: async () => ({ playlistId: missingId() }), expect: notFound },
+  };
+}
 
 /** The authorization matrix's rows for the catalogue and the playlists, one per procedure. */
 export const CATALOGUE_ROWS: Record<string, Entry> = {
@@ -187,15 +204,7 @@ export const CATALOGUE_ROWS: Record<string, Entry> = {
   },
   'playlists.get': {
     targets: {
-      "user's private": {
-        input: async (db, w) => ({ playlistId: await privatePlaylist(db, w) }),
-        expect: userOrAdmin,
-      },
-      "user's public": {
-        input: async (db, w) => ({ playlistId: await publicPlaylist(db, w) }),
-        expect: anyone,
-      },
-      missing: { input: async () => ({ playlistId: missingId() }), expect: notFound },
+      ...playlistById(anyone),
       malformed: { input: same({ playlistId: 'null' }), expect: notFound },
     },
   },
@@ -216,32 +225,8 @@ export const CATALOGUE_ROWS: Record<string, Entry> = {
       missing: { input: async () => ({ playlistId: missingId(), name: 'Renamed' }), expect: notFound },
     },
   },
-  'playlists.delete': {
-    targets: {
-      "user's private": {
-        input: async (db, w) => ({ playlistId: await privatePlaylist(db, w) }),
-        expect: userOrAdmin,
-      },
-      "user's public": {
-        input: async (db, w) => ({ playlistId: await publicPlaylist(db, w) }),
-        expect: userOrAdmin,
-      },
-      missing: { input: async () => ({ playlistId: missingId() }), expect: notFound },
-    },
-  },
-  'playlists.songs': {
-    targets: {
-      "user's private": {
-        input: async (db, w) => ({ playlistId: await privatePlaylist(db, w) }),
-        expect: userOrAdmin,
-      },
-      "user's public": {
-        input: async (db, w) => ({ playlistId: await publicPlaylist(db, w) }),
-        expect: anyone,
-      },
-      missing: { input: async () => ({ playlistId: missingId() }), expect: notFound },
-    },
-  },
+  'playlists.delete': { targets: playlistById(userOrAdmin) },
+  'playlists.songs': { targets: playlistById(anyone) },
   'playlists.addSong': {
     targets: {
       "user's private": {

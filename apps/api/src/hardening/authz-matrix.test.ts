@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi } from '../testing/harness';
+import type { TestApi } from '../testing/harness';
 import { CATALOGUE_ROWS } from './authz-catalogue';
 import {
   ACCOUNT_ROWS,
@@ -16,10 +16,9 @@ import {
   errorShapeOk,
   procedureKinds,
   restRoutes,
+  startWatchedApi,
   type Transport,
   type TrpcClient,
-  trpcOf,
-  watchWrites,
   writeCount,
 } from './support';
 
@@ -40,9 +39,10 @@ let trpc: TrpcClient;
 let world: World;
 
 beforeAll(async () => {
-  api = await startTestApi({ LOGIN_MAX_FAILURES_PER_EMAIL: 10_000, LOGIN_MAX_FAILURES_PER_ADDRESS: 10_000 });
-  trpc = trpcOf(api);
-  await watchWrites(api.database.db);
+  ({ api, trpc } = await startWatchedApi({
+    LOGIN_MAX_FAILURES_PER_EMAIL: 10_000,
+    LOGIN_MAX_FAILURES_PER_ADDRESS: 10_000,
+  }));
   world = await makeWorld(api.database.db);
 });
 afterAll(() => api?.close());

@@ -35,6 +35,20 @@ describeOnPostgres('database faults', () => {
     user = await createActor(apiA.database.db, 'user', tokens);
   }, 60_000);
 
+  /** An API instance of its own on the same database: a pool of 2, a connection timeout of 1 s. */
+  async function smallPoolApi(statementTimeoutMs: number): Promise<Client> {
+    const database = await createDatabase({
+      databaseUrl: urlA,
+      poolMax: 2,
+      statementTimeoutMs,
+      connectionTimeoutMs: 1_000,
+    });
+    pg.databases.push(database);
+    const api = await startServer(testEnv(), { database });
+    pg.servers.push(api);
+    return createClient(`${api.url}/v1`);
+  }
+
   it('answers 503 + Retry-After fast while the database is down, stays up, and recovers by itself', async () => {
     const me = await clientA.request('GET', '/auth/me', { token: user.token });
     expect(me.status).toBe(200);
@@ -89,18 +103,8 @@ describeOnPostgres('database faults', () => {
   }, 45_000);
 
   it('a statement blocked past statement_timeout answers 503 instead of hanging, and is cancelled', async () => {
-    // statement_timeout is a createDatabase option (15 s by default; not an env variable):
-    // an API instance with a short one, on the same database.
-    const database = await createDatabase({
-      databaseUrl: urlA,
-      poolMax: 2,
-      statementTimeoutMs: 1_000,
-      connectionTimeoutMs: 1_000,
-    });
-    pg.databases.push(database);
-    const api = await startServer(testEnv(), { database });
-    pg.servers.push(api);
-    const client = createClient(`${api.url}/v1`);
+    // statement_timeout is a createDatabase option (15 s by default; not an env variable).
+    const client = await smallPoolApi(1_000);
     expect((await client.request('GET', '/songs', { token: user.token })).status).toBe(200);
 
     const locker = await pg.outside(urlA);
@@ -123,17 +127,8 @@ describeOnPostgres('database faults', () => {
   }, 30_000);
 
   it('an exhausted pool answers 503 after the connection timeout; the holders finish once unblocked', async () => {
-    // Pool of 2, connection timeout 1 s, statement timeout long enough not to interfere.
-    const database = await createDatabase({
-      databaseUrl: urlA,
-      poolMax: 2,
-      statementTimeoutMs: 10_000,
-      connectionTimeoutMs: 1_000,
-    });
-    pg.databases.push(database);
-    const api = await startServer(testEnv(), { database });
-    pg.servers.push(api);
-    const client = createClient(`${api.url}/v1`);
+    // A statement timeout long enough not to interfere.
+    const client = await smallPoolApi(10_000);
     const tag = randomTag();
 
     const locker = await pg.outside(urlA);

@@ -3,17 +3,16 @@ import { type Db, uuidv7 } from '@music/db';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Response, startTestApi, type TestApi } from '../testing/harness';
+import type { Response, TestApi } from '../testing/harness';
 import { encodeSegment, mutated, pathId, queryString, wire } from './hostile-arbitraries';
 import {
   errorShapeOk,
   procedureKinds,
   restRoutes,
+  startWatchedApi,
   type Transport,
   type TrpcClient,
   tokens,
-  trpcOf,
-  watchWrites,
   writeCount,
 } from './support';
 
@@ -114,13 +113,11 @@ async function othersDigest(db: Db, f: Fixtures): Promise<string> {
 }
 
 beforeAll(async () => {
-  api = await startTestApi({
+  ({ api, trpc } = await startWatchedApi({
     LOGIN_MAX_FAILURES_PER_EMAIL: 100_000,
     LOGIN_MAX_FAILURES_PER_ADDRESS: 100_000,
-  });
-  trpc = trpcOf(api);
+  }));
   const db = api.database.db;
-  await watchWrites(db);
   const [user, admin, victim] = await Promise.all([
     createActor(db, 'user', tokens),
     createActor(db, 'admin', tokens),

@@ -1,16 +1,15 @@
 import { createActor, type SignedActor } from '@music/api-router/testing';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { type Response, startTestApi, type TestApi } from '../testing/harness';
+import type { Response, TestApi } from '../testing/harness';
 import {
   errorShapeOk,
   insertArtistRow,
   insertPlaylistRow,
   insertSongRow,
+  startWatchedApi,
   type Transport,
   type TrpcClient,
   tokens,
-  trpcOf,
-  watchWrites,
   writeCount,
 } from './support';
 
@@ -36,10 +35,8 @@ export interface HostileWorld {
 export function useHostileApi() {
   const h = {} as HostileWorld;
   beforeAll(async () => {
-    h.api = await startTestApi();
-    h.trpc = trpcOf(h.api);
+    ({ api: h.api, trpc: h.trpc } = await startWatchedApi());
     const db = h.api.database.db;
-    await watchWrites(db);
     [h.user, h.admin] = await Promise.all([
       createActor(db, 'user', tokens),
       createActor(db, 'admin', tokens),

@@ -3,8 +3,16 @@ import { operationAt, operations, type RouteMeta } from '@music/api-router';
 import { createTokenService } from '@music/auth';
 import { type Db, uuidv7 } from '@music/db';
 import { sql } from 'kysely';
+import type { Env } from '../env';
 import { TOKEN_AUDIENCE, TOKEN_ISSUER } from '../server';
-import { type Client, createClient, type Response, TEST_SECRET } from '../testing/harness';
+import {
+  type Client,
+  createClient,
+  type Response,
+  startTestApi,
+  TEST_SECRET,
+  type TestApi,
+} from '../testing/harness';
 
 /** Shared helpers of the hardening suites: both transports, signed actors, data fingerprints. */
 
@@ -145,7 +153,7 @@ const WATCHED = [
  * transactionally (a rolled-back write does not count). Test databases only: the counter row
  * serialises writers. `writeCount` before and after a refused request must be equal.
  */
-export async function watchWrites(db: Db): Promise<void> {
+async function watchWrites(db: Db): Promise<void> {
   await sql`create table if not exists hardening_writes (n bigint not null)`.execute(db);
   await sql`insert into hardening_writes (n) select 0 where not exists (select 1 from hardening_writes)`.execute(
     db,
@@ -163,6 +171,15 @@ export async function watchWrites(db: Db): Promise<void> {
     await sql`create trigger ${sql.ref(`${table}_hardening_writes`)} after insert or update or delete
       on ${sql.table(table)} for each row execute function hardening_count_write()`.execute(db);
   }
+}
+
+/** A test API whose writes are counted from the start (`writeCount`), with its /trpc client. */
+export async function startWatchedApi(
+  overrides: Partial<Env> = {},
+): Promise<{ api: TestApi; trpc: TrpcClient }> {
+  const api = await startTestApi(overrides);
+  await watchWrites(api.database.db);
+  return { api, trpc: trpcOf(api) };
 }
 
 export async function writeCount(db: Db): Promise<number> {
