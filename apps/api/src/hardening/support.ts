@@ -18,13 +18,13 @@ import {
 
 export type Transport = 'v1' | 'trpc';
 
-/** Every procedure's dotted path with its kind. */
-export const procedureKinds = Object.fromEntries(operations.map((o) => [o.path, o.kind]));
-
-/** Every procedure by its dotted path, with its `/v1` route (every procedure has one). */
-export const restRoutes = new Map(
-  operations.map((o) => [o.path, { route: o.route as RouteMeta, isPublic: o.isPublic }]),
+/** Every procedure by its dotted path: its kind, and its `/v1` route (every procedure has one). */
+export const procedures = new Map(
+  operations.map((o) => [o.path, { kind: o.kind, route: o.route as RouteMeta, isPublic: o.isPublic }]),
 );
+
+/** Every procedure's dotted path. */
+export const procedurePaths = [...procedures.keys()];
 
 export interface TrpcClient extends Client {
   /** Calls a procedure the way the console's client does: queries by GET, mutations by POST. */
