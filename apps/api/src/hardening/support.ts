@@ -1,7 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { operationAt, operations, type RouteMeta } from '@music/api-router';
 import { createTokenService } from '@music/auth';
-import { type Db, uuidv7 } from '@music/db';
+import {
+  type Db,
+  insertArtist,
+  insertPlaylist,
+  insertSong,
+  setPlaylistSongs,
+  setSongArtists,
+  uuidv7,
+} from '@music/db';
 import { sql } from 'kysely';
 import type { Env } from '../env';
 import { TOKEN_AUDIENCE, TOKEN_ISSUER } from '../server';
@@ -75,28 +83,24 @@ export const tokens = createTokenService({
   audience: TOKEN_AUDIENCE,
 });
 
-/** Direct fixtures (no HTTP): an artist, a song linked to artists, a playlist. */
+/** Direct fixtures (no HTTP, through the repositories): an artist, a song linked to artists, a playlist. */
 export async function insertArtistRow(db: Db, userId: string | null = null): Promise<string> {
   const id = uuidv7();
-  await db
-    .insertInto('artists')
-    .values({ id, name: `Artist ${id.slice(-8)}`, user_id: userId })
-    .execute();
+  await insertArtist(db, { id, name: `Artist ${id.slice(-8)}`, bio: null, user_id: userId });
   return id;
 }
 
 export async function insertSongRow(db: Db, artistIds: string[] = []): Promise<string> {
   const id = uuidv7();
-  await db
-    .insertInto('songs')
-    .values({ id, title: `Song ${id.slice(-8)}`, duration: 180 })
-    .execute();
-  if (artistIds.length > 0) {
-    await db
-      .insertInto('song_artists')
-      .values(artistIds.map((artist_id, position) => ({ song_id: id, artist_id, position })))
-      .execute();
-  }
+  await insertSong(db, {
+    id,
+    title: `Song ${id.slice(-8)}`,
+    album: null,
+    genre: null,
+    duration: 180,
+    release_year: null,
+  });
+  if (artistIds.length > 0) await setSongArtists(db, id, artistIds);
   return id;
 }
 
@@ -106,17 +110,15 @@ export async function insertPlaylistRow(
   options: { isPublic?: boolean; songIds?: string[] } = {},
 ): Promise<string> {
   const id = uuidv7();
-  await db
-    .insertInto('playlists')
-    .values({ id, user_id: ownerId, name: `Playlist ${id.slice(-8)}`, is_public: options.isPublic ?? false })
-    .execute();
-  const songIds = options.songIds ?? [];
-  if (songIds.length > 0) {
-    await db
-      .insertInto('playlist_songs')
-      .values(songIds.map((song_id, position) => ({ playlist_id: id, song_id, position })))
-      .execute();
-  }
+  const name = `Playlist ${id.slice(-8)}`;
+  await insertPlaylist(db, {
+    id,
+    user_id: ownerId,
+    name,
+    description: null,
+    is_public: options.isPublic ?? false,
+  });
+  if (options.songIds?.length) await setPlaylistSongs(db, id, options.songIds);
   return id;
 }
 
