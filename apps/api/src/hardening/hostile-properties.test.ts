@@ -1,5 +1,5 @@
 import { createActor, type SignedActor } from '@music/api-router/testing';
-import { type Db, uuidv7 } from '@music/db';
+import { type Db, setPlaylistSongs, setSongArtists, uuidv7 } from '@music/db';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -152,14 +152,8 @@ async function restoreFixtures(db: Db, f: Fixtures): Promise<void> {
     .insertInto('songs')
     .values([s0, s1, s2].map((id, i) => ({ id, title: `Fixture song ${i}`, duration: 100 + i })))
     .execute();
-  await db
-    .insertInto('song_artists')
-    .values([
-      { song_id: s0, artist_id: a0, position: 0 },
-      { song_id: s1, artist_id: a1, position: 0 },
-      { song_id: s1, artist_id: a0, position: 1 },
-    ])
-    .execute();
+  await setSongArtists(db, s0, [a0]);
+  await setSongArtists(db, s1, [a1, a0]);
   await db
     .insertInto('playlists')
     .values([
@@ -168,15 +162,9 @@ async function restoreFixtures(db: Db, f: Fixtures): Promise<void> {
       { id: p2, user_id: f.victim.user.id, name: 'Fixture theirs, public', is_public: true },
     ])
     .execute();
-  await db
-    .insertInto('playlist_songs')
-    .values([
-      { playlist_id: p0, song_id: s0, position: 0 },
-      { playlist_id: p1, song_id: s0, position: 0 },
-      { playlist_id: p1, song_id: s1, position: 1 },
-      { playlist_id: p2, song_id: s1, position: 0 },
-    ])
-    .execute();
+  await setPlaylistSongs(db, p0, [s0]);
+  await setPlaylistSongs(db, p1, [s0, s1]);
+  await setPlaylistSongs(db, p2, [s1]);
 }
 
 afterAll(() => api?.close());
