@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createTokenService, hashPassword } from '@music/auth';
-import { insertSession, insertUser, type Role, uuidv7 } from '@music/db';
+import { createTokenService, hashPassword, type TokenService } from '@music/auth';
+import { type Db, insertSession, insertUser, type Role, uuidv7 } from '@music/db';
 import { createTestDatabase, type TestDatabase } from '@music/db/testing';
 import { TRPCError } from '@trpc/server';
 import { type Actor, createContextInner, DEFAULT_SETTINGS, type Deps, type Settings } from './context';
@@ -12,12 +12,47 @@ const silent = { info() {}, warn() {}, error() {} };
 const createCaller = createCallerFactory(appRouter);
 let passwordHash: Promise<string> | undefined;
 
+/** The password of every actor `createActor` makes. */
+export const ACTOR_PASSWORD = 'password123';
+
+/** An actor with an access token signed by the server's token service. */
+export interface SignedActor extends Actor {
+  token: string;
+}
+
+/**
+ * The one fixture factory for callers: a user with a live session, straight in the database
+ * (one argon2 hash for the whole run instead of a sign-up and a sign-in each, since the matrix
+ * and the property suites need many). Given the server's `tokens`, it also signs an access token.
+ */
+export async function createActor(db: Db, role?: Role): Promise<Actor>;
+export async function createActor(db: Db, role: Role, tokens: TokenService): Promise<SignedActor>;
+export async function createActor(
+  db: Db,
+  role: Role = 'user',
+  tokens?: TokenService,
+): Promise<Actor | SignedActor> {
+  passwordHash ??= hashPassword(ACTOR_PASSWORD);
+  const id = uuidv7();
+  const user = await insertUser(db, {
+    id,
+    username: `${role}-${id.slice(-6)}`,
+    email: `${role}-${id}@example.com`,
+    password_hash: await passwordHash,
+    role,
+  });
+  const sessionId = uuidv7();
+  await insertSession(db, { id: sessionId, userId: id, expiresAt: new Date(Date.now() + 3_600_000) });
+  if (!tokens) return { user, sessionId };
+  return { user, sessionId, token: await tokens.signAccessToken({ sub: id, role, sid: sessionId }) };
+}
+
 export interface RouterHarness {
   database: TestDatabase;
   deps: Deps;
   /** A caller acting as `actor` (null: anonymous), from `address`. */
   caller(actor: Actor | null, address?: string): ReturnType<typeof createCaller>;
-  /** A user with a live session, straight in the database (password: `password123`). */
+  /** `createActor` on the harness's database. */
   makeActor(role?: Role): Promise<Actor>;
   close(): Promise<void>;
 }
@@ -36,24 +71,7 @@ export async function createRouterHarness(settings: Partial<Settings> = {}): Pro
     deps,
     caller: (actor, address = '127.0.0.1') =>
       createCaller(createContextInner(deps, { actor, clientAddress: address, requestId: uuidv7() })),
-    async makeActor(role = 'user') {
-      passwordHash ??= hashPassword('password123');
-      const id = uuidv7();
-      const user = await insertUser(database.db, {
-        id,
-        username: `${role}-${id.slice(-6)}`,
-        email: `${role}-${id}@example.com`,
-        password_hash: await passwordHash,
-        role,
-      });
-      const sessionId = uuidv7();
-      await insertSession(database.db, {
-        id: sessionId,
-        userId: id,
-        expiresAt: new Date(Date.now() + 3_600_000),
-      });
-      return { user, sessionId };
-    },
+    makeActor: (role = 'user') => createActor(database.db, role),
     close: () => database.close(),
   };
 }

@@ -1,18 +1,18 @@
-import { type Db, uuidv7 } from '@music/db';
+import { createActor, type SignedActor } from '@music/api-router/testing';
+import { type Db, setPlaylistSongs, setSongArtists, uuidv7 } from '@music/db';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Response, startTestApi, type TestApi } from '../testing/harness';
+import type { Response, TestApi } from '../testing/harness';
+import { encodeSegment, mutated, pathId, queryString, wire } from './hostile-arbitraries';
 import {
-  type Actor,
   errorShapeOk,
-  fastActor,
-  procedureKinds,
-  restRoutes,
+  procedurePaths,
+  procedures,
+  startWatchedApi,
   type Transport,
   type TrpcClient,
-  trpcOf,
-  watchWrites,
+  tokens,
   writeCount,
 } from './support';
 
@@ -36,10 +36,10 @@ type Input = Record<string, unknown>;
 type Who = 'anonymous' | 'user' | 'admin';
 
 interface Fixtures {
-  user: Actor;
-  admin: Actor;
+  user: SignedActor;
+  admin: SignedActor;
   /** Someone else: nothing of theirs may change through a non-admin's request. */
-  victim: Actor;
+  victim: SignedActor;
   artistIds: string[];
   songIds: string[];
   playlistIds: string[];
@@ -47,17 +47,17 @@ interface Fixtures {
 
 /** A valid input per procedure, path params left out; the mutations start from these. */
 const EXAMPLES: Record<string, (f: Fixtures) => Input> = {
-  'auth.login': (f) => ({ email: f.victim.email, password: 'not-the-password' }),
+  'auth.login': (f) => ({ email: f.victim.user.email, password: 'not-the-password' }),
   'auth.refresh': () => ({ refreshToken: 'not-a-refresh-token' }),
   'auth.logout': () => ({}),
   'auth.me': () => ({}),
   'users.list': () => ({ role: 'user', page: 1, limit: 10 }),
   'users.create': () => ({ username: 'Prop', email: 'prop@example.com', password: 'a-good-password' }),
   'users.get': () => ({}),
-  'users.update': (f) => ({ username: 'Prop', email: f.user.email, password: 'a-good-password' }),
+  'users.update': (f) => ({ username: 'Prop', email: f.user.user.email, password: 'a-good-password' }),
   'users.delete': () => ({}),
   'artists.list': () => ({ search: 'a', page: 1, limit: 10 }),
-  'artists.create': (f) => ({ name: 'Prop artist', bio: 'b', userId: f.victim.id }),
+  'artists.create': (f) => ({ name: 'Prop artist', bio: 'b', userId: f.victim.user.id }),
   'artists.get': () => ({}),
   'artists.replace': () => ({ name: 'Prop artist', bio: null }),
   'artists.update': () => ({ name: 'Prop artist' }),
@@ -77,7 +77,7 @@ const EXAMPLES: Record<string, (f: Fixtures) => Input> = {
   'songs.get': () => ({}),
   'songs.update': (f) => ({ title: 'Prop song', duration: 10, artistIds: [f.artistIds[1]] }),
   'songs.delete': () => ({}),
-  'playlists.list': (f) => ({ userId: f.user.id, page: 1, limit: 10 }),
+  'playlists.list': (f) => ({ userId: f.user.user.id, page: 1, limit: 10 }),
   'playlists.create': (f) => ({
     name: 'Prop list',
     description: 'd',
@@ -92,192 +92,17 @@ const EXAMPLES: Record<string, (f: Fixtures) => Input> = {
   'playlists.removeSong': () => ({}),
 };
 
-// --- arbitraries -------------------------------------------------------------------------------
-
-const nastyStrings = fc.constantFrom(
-  '\u0000',
-  'a\u0000b',
-  '%',
-  '_',
-  '\\',
-  '%_\\%',
-  "' or '1'='1",
-  "'; drop table users; --",
-  '../../etc/passwd',
-  '\uFFFF',
-  '\uD800',
-  'a\uDFFFb',
-  'NaN',
-  'Infinity',
-  '-1',
-  '0',
-  '1e309',
-  '',
-  ' ',
-  'null',
-  'true',
-  '[]',
-  '{}',
-  '🎵',
-  'x'.repeat(3_000),
-  'Ａ',
-  'İstanbul',
-  'ß',
-  '\u202etxt',
-  '<script>alert(1)</script>',
-  '\u0024{jndi:ldap://127.0.0.1/a}',
-  '\r\nX-Injected: 1',
-  '\t',
-  '00000000-0000-0000-0000-000000000000',
-  'FFFFFFFF-FFFF-7FFF-BFFF-FFFFFFFFFFFF',
-);
-const hostileString = fc.oneof(
-  { weight: 4, arbitrary: nastyStrings },
-  { weight: 2, arbitrary: fc.string({ maxLength: 30 }) },
-  { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 20 }) },
-  { weight: 1, arbitrary: fc.uuid() },
-);
-const hostileNumber = fc.oneof(
-  fc.integer(),
-  fc.double(),
-  fc.constantFrom(
-    0,
-    -1,
-    1,
-    100,
-    101,
-    86_400,
-    86_401,
-    1e308,
-    -1e308,
-    2 ** 31,
-    2 ** 53 + 2,
-    2 ** 63,
-    0.5,
-    1e-300,
-  ),
-);
-const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
-  { weight: 4, arbitrary: hostileString },
-  { weight: 3, arbitrary: hostileNumber },
-  { weight: 1, arbitrary: fc.boolean() },
-  { weight: 1, arbitrary: fc.constant(null) },
-  { weight: 1, arbitrary: fc.array(fc.oneof(hostileString, fc.uuid()), { maxLength: 4 }) },
-  { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
-);
-const extraKey = fc.oneof(
-  fc.constantFrom(
-    'id',
-    'createdAt',
-    'updatedAt',
-    '__proto__',
-    'constructor',
-    'role',
-    'userId',
-    'password_hash',
-    '',
-  ),
-  fc.string({ maxLength: 10 }),
-);
-
-/** `arbitrary`'s value one time in `oneIn`, else null. */
-function sometimes<T>(arbitrary: fc.Arbitrary<T>, oneIn: number): fc.Arbitrary<T | null> {
-  return fc.oneof({ weight: oneIn - 1, arbitrary: fc.constant(null) }, { weight: 1, arbitrary });
-}
-
-/** An object with own keys exactly as given (even `__proto__`), for JSON.stringify. */
-function objectOf(entries: Array<[string, unknown]>): Input {
-  const out: Input = {};
-  for (const [key, value] of entries) {
-    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
-  }
-  return out;
-}
-
-/** The example with keys dropped, replaced and added; now and then no object at all. */
-function mutated(example: Input): fc.Arbitrary<unknown> {
-  const keys = Object.keys(example);
-  const record = fc
-    .record({
-      drop: keys.length
-        ? fc.subarray(keys, { maxLength: Math.min(2, keys.length) })
-        : fc.constant([] as string[]),
-      replace: keys.length
-        ? fc.array(fc.tuple(fc.constantFrom(...keys), hostileValue), { maxLength: 2 })
-        : fc.constant([] as Array<[string, unknown]>),
-      extra: sometimes(fc.array(fc.tuple(extraKey, hostileValue), { minLength: 1, maxLength: 2 }), 4),
-    })
-    .map(({ drop, replace, extra }) => {
-      const entries = new Map(Object.entries(example).filter(([key]) => !drop.includes(key)));
-      for (const [key, value] of replace) entries.set(key, value);
-      for (const [key, value] of extra ?? []) entries.set(key, value);
-      return objectOf([...entries]);
-    });
-  return fc.oneof(
-    { weight: 8, arbitrary: record },
-    { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
-    { weight: 1, arbitrary: fc.constant(example) },
-  );
-}
-
-/** A path id: a real one, one that names nothing, or a hostile string. */
-function pathId(pool: string[]): fc.Arbitrary<string> {
-  return fc.oneof(
-    { weight: 3, arbitrary: fc.constantFrom(...pool) },
-    { weight: 1, arbitrary: fc.constantFrom(...pool).map((id) => id.toUpperCase()) },
-    { weight: 1, arbitrary: fc.uuid() },
-    { weight: 3, arbitrary: hostileString },
-  );
-}
-
-/** How the body travels on the wire. */
-const wire = fc.record({
-  truncateAt: sometimes(fc.nat(), 8),
-  contentType: sometimes(
-    fc.constantFrom(
-      'text/plain',
-      'application/x-www-form-urlencoded',
-      'application/json; charset=utf-16',
-      '',
-    ),
-    8,
-  ),
-});
-
-// --- sending -----------------------------------------------------------------------------------
-
-function encodeSegment(value: string): string {
-  // Lone surrogates cannot be percent-encoded as UTF-8: they travel as U+FFFD, like a browser sends them.
-  return encodeURIComponent(
-    value.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD'),
-  );
-}
-
-function queryString(fields: Input): string {
-  return Object.entries(fields)
-    .flatMap(([key, value]) => {
-      const values = Array.isArray(value) ? value : [value];
-      return values.map(
-        (v) =>
-          `${encodeSegment(key)}=${encodeSegment(typeof v === 'string' ? v : (JSON.stringify(v) ?? ''))}`,
-      );
-    })
-    .join('&');
-}
-
 let api: TestApi;
 let trpc: TrpcClient;
 let fixtures: Fixtures;
-const routes = restRoutes;
-const kinds = procedureKinds;
 
 /** Everything a non-admin must never be able to change: other users, the catalogue. */
 async function othersDigest(db: Db, f: Fixtures): Promise<string> {
   const { rows } = await sql<{ digest: string }>`select concat_ws('/',
-      (select md5(string_agg(t::text, '|' order by t.id)) from users t where t.id in (${f.victim.id}, ${f.admin.id})),
-      (select md5(string_agg(t::text, '|' order by t.id)) from playlists t where t.user_id <> ${f.user.id}),
+      (select md5(string_agg(t::text, '|' order by t.id)) from users t where t.id in (${f.victim.user.id}, ${f.admin.user.id})),
+      (select md5(string_agg(t::text, '|' order by t.id)) from playlists t where t.user_id <> ${f.user.user.id}),
       (select md5(string_agg(t::text, '|' order by t.playlist_id, t.song_id)) from playlist_songs t
-        where t.playlist_id in (select id from playlists where user_id <> ${f.user.id})),
+        where t.playlist_id in (select id from playlists where user_id <> ${f.user.user.id})),
       (select md5(string_agg(t::text, '|' order by t.id)) from artists t),
       (select md5(string_agg(t::text, '|' order by t.id)) from songs t),
       (select md5(string_agg(t::text, '|' order by t.song_id, t.artist_id)) from song_artists t)
@@ -286,17 +111,15 @@ async function othersDigest(db: Db, f: Fixtures): Promise<string> {
 }
 
 beforeAll(async () => {
-  api = await startTestApi({
+  ({ api, trpc } = await startWatchedApi({
     LOGIN_MAX_FAILURES_PER_EMAIL: 100_000,
     LOGIN_MAX_FAILURES_PER_ADDRESS: 100_000,
-  });
-  trpc = trpcOf(api);
+  }));
   const db = api.database.db;
-  await watchWrites(db);
   const [user, admin, victim] = await Promise.all([
-    fastActor(db, 'user'),
-    fastActor(db, 'admin'),
-    fastActor(db, 'artist'),
+    createActor(db, 'user', tokens),
+    createActor(db, 'admin', tokens),
+    createActor(db, 'artist', tokens),
   ]);
   fixtures = {
     user,
@@ -321,7 +144,7 @@ async function restoreFixtures(db: Db, f: Fixtures): Promise<void> {
   await db
     .insertInto('artists')
     .values([
-      { id: a0, name: 'Fixture artist zero', user_id: f.victim.id },
+      { id: a0, name: 'Fixture artist zero', user_id: f.victim.user.id },
       { id: a1, name: 'Fixture artist one', user_id: null },
     ])
     .execute();
@@ -329,31 +152,19 @@ async function restoreFixtures(db: Db, f: Fixtures): Promise<void> {
     .insertInto('songs')
     .values([s0, s1, s2].map((id, i) => ({ id, title: `Fixture song ${i}`, duration: 100 + i })))
     .execute();
-  await db
-    .insertInto('song_artists')
-    .values([
-      { song_id: s0, artist_id: a0, position: 0 },
-      { song_id: s1, artist_id: a1, position: 0 },
-      { song_id: s1, artist_id: a0, position: 1 },
-    ])
-    .execute();
+  await setSongArtists(db, s0, [a0]);
+  await setSongArtists(db, s1, [a1, a0]);
   await db
     .insertInto('playlists')
     .values([
-      { id: p0, user_id: f.user.id, name: 'Fixture mine', is_public: false },
-      { id: p1, user_id: f.victim.id, name: 'Fixture theirs', is_public: false },
-      { id: p2, user_id: f.victim.id, name: 'Fixture theirs, public', is_public: true },
+      { id: p0, user_id: f.user.user.id, name: 'Fixture mine', is_public: false },
+      { id: p1, user_id: f.victim.user.id, name: 'Fixture theirs', is_public: false },
+      { id: p2, user_id: f.victim.user.id, name: 'Fixture theirs, public', is_public: true },
     ])
     .execute();
-  await db
-    .insertInto('playlist_songs')
-    .values([
-      { playlist_id: p0, song_id: s0, position: 0 },
-      { playlist_id: p1, song_id: s0, position: 0 },
-      { playlist_id: p1, song_id: s1, position: 1 },
-      { playlist_id: p2, song_id: s1, position: 0 },
-    ])
-    .execute();
+  await setPlaylistSongs(db, p0, [s0]);
+  await setPlaylistSongs(db, p1, [s0, s1]);
+  await setPlaylistSongs(db, p2, [s1]);
 }
 
 afterAll(() => api?.close());
@@ -361,7 +172,7 @@ afterAll(() => api?.close());
 const SELF = '@self';
 
 function poolFor(param: string, f: Fixtures, throwaway: boolean): string[] {
-  if (param === 'userId') return throwaway ? [SELF] : [SELF, f.victim.id];
+  if (param === 'userId') return throwaway ? [SELF] : [SELF, f.victim.user.id];
   if (param === 'artistId') return f.artistIds;
   if (param === 'songId') return f.songIds;
   return f.playlistIds;
@@ -380,7 +191,7 @@ async function send(
   c: Case,
   token: string | undefined,
 ): Promise<Response> {
-  const { route } = routes.get(procedure)!;
+  const { route, kind } = procedures.get(procedure)!;
   const fields =
     typeof c.input === 'object' && c.input !== null && !Array.isArray(c.input) ? (c.input as Input) : {};
   if (transport === 'trpc') {
@@ -388,7 +199,7 @@ async function send(
       typeof c.input === 'object' && c.input !== null && !Array.isArray(c.input)
         ? { ...fields, ...c.params }
         : c.input;
-    if (kinds[procedure] === 'query') {
+    if (kind === 'query') {
       return trpc.request('GET', `/${procedure}?input=${encodeSegment(JSON.stringify(input) ?? '')}`, {
         token,
       });
@@ -411,68 +222,69 @@ function rawBody(input: unknown, w: Case['wire']) {
 
 describe('hostile input, property-based, every operation', () => {
   it('has an example input for every procedure', () => {
-    expect(Object.keys(EXAMPLES).sort()).toEqual(Object.keys(kinds).sort());
+    expect(Object.keys(EXAMPLES).sort()).toEqual([...procedurePaths].sort());
   });
 
   describe.each(['v1', 'trpc'] as const)('on %s', (transport) => {
-    it.each(Object.keys(kinds))(
-      '%s never answers 5xx and refused requests change nothing',
-      async (procedure) => {
-        const example = EXAMPLES[procedure];
-        expect(example, `no example for ${procedure}`).toBeDefined();
-        const { route } = routes.get(procedure)!;
-        const params = route.path.match(/\{(\w+)\}/g)?.map((p) => p.slice(1, -1)) ?? [];
-        // Logging out and deleting oneself end the caller: those runs use a throwaway caller.
-        const throwaway = procedure === 'auth.logout' || procedure === 'users.delete';
-        const db = api.database.db;
-        await restoreFixtures(db, fixtures);
+    it.each(procedurePaths)('%s never answers 5xx and refused requests change nothing', async (procedure) => {
+      const example = EXAMPLES[procedure];
+      expect(example, `no example for ${procedure}`).toBeDefined();
+      const { route } = procedures.get(procedure)!;
+      const params = route.path.match(/\{(\w+)\}/g)?.map((p) => p.slice(1, -1)) ?? [];
+      // Logging out and deleting oneself end the caller: those runs use a throwaway caller.
+      const throwaway = procedure === 'auth.logout' || procedure === 'users.delete';
+      const db = api.database.db;
+      await restoreFixtures(db, fixtures);
 
-        const arbitrary = fc.record({
-          params: fc.record(
-            Object.fromEntries(params.map((p) => [p, pathId(poolFor(p, fixtures, throwaway))])),
-          ),
-          input: mutated(example!(fixtures)),
-          wire,
-          who: fc.constantFrom<Who>('anonymous', 'user', 'admin'),
-        });
-        await fc.assert(
-          fc.asyncProperty(arbitrary, async (c) => {
-            const caller =
-              c.who === 'anonymous' ? undefined : throwaway ? await fastActor(db, c.who) : fixtures[c.who];
-            // `@self` is the caller's own id (the victim's for anonymous callers), in the case drawn.
-            const self = caller?.id ?? fixtures.victim.id;
-            for (const [key, value] of Object.entries(c.params)) {
-              if (value === SELF) c.params[key] = self;
-              else if (value === SELF.toUpperCase()) c.params[key] = self.toUpperCase();
+      const arbitrary = fc.record({
+        params: fc.record(
+          Object.fromEntries(params.map((p) => [p, pathId(poolFor(p, fixtures, throwaway))])),
+        ),
+        input: mutated(example!(fixtures)),
+        wire,
+        who: fc.constantFrom<Who>('anonymous', 'user', 'admin'),
+      });
+      await fc.assert(
+        fc.asyncProperty(arbitrary, async (c) => {
+          const caller =
+            c.who === 'anonymous'
+              ? undefined
+              : throwaway
+                ? await createActor(db, c.who, tokens)
+                : fixtures[c.who];
+          // `@self` is the caller's own id (the victim's for anonymous callers), in the case drawn.
+          const self = caller?.user.id ?? fixtures.victim.user.id;
+          for (const [key, value] of Object.entries(c.params)) {
+            if (value === SELF) c.params[key] = self;
+            else if (value === SELF.toUpperCase()) c.params[key] = self.toUpperCase();
+          }
+          const [writesBefore, othersBefore] = await Promise.all([
+            writeCount(db),
+            othersDigest(db, fixtures),
+          ]);
+          const res = await send(procedure, transport, c, caller?.token);
+          const label = `${transport} ${procedure} as ${c.who}: ${res.status} ${res.text.slice(0, 300)}`;
+          expect(res.status, label).toBeGreaterThanOrEqual(200);
+          expect(res.status, label).toBeLessThan(500);
+          expect(res.text, label).not.toMatch(
+            /at [\w.<>]+ \(|node_modules|SQLSTATE|syntax error|violates|invalid input syntax/,
+          );
+          if (res.status >= 400) {
+            expect(errorShapeOk(transport, res), label).toBe(true);
+            if (transport === 'v1' && res.status === 422) {
+              expect((res.body as { errors: unknown[] }).errors.length, label).toBeGreaterThan(0);
             }
-            const [writesBefore, othersBefore] = await Promise.all([
-              writeCount(db),
-              othersDigest(db, fixtures),
-            ]);
-            const res = await send(procedure, transport, c, caller?.token);
-            const label = `${transport} ${procedure} as ${c.who}: ${res.status} ${res.text.slice(0, 300)}`;
-            expect(res.status, label).toBeGreaterThanOrEqual(200);
-            expect(res.status, label).toBeLessThan(500);
-            expect(res.text, label).not.toMatch(
-              /at [\w.<>]+ \(|node_modules|SQLSTATE|syntax error|violates|invalid input syntax/,
-            );
-            if (res.status >= 400) {
-              expect(errorShapeOk(transport, res), label).toBe(true);
-              if (transport === 'v1' && res.status === 422) {
-                expect((res.body as { errors: unknown[] }).errors.length, label).toBeGreaterThan(0);
-              }
-              expect(await writeCount(db), `${label} (refused, but wrote rows)`).toBe(writesBefore);
-            }
-            if (c.who !== 'admin')
-              expect(await othersDigest(db, fixtures), `${label} changed others' data`).toBe(othersBefore);
-          }),
-          {
-            numRuns: RUNS,
-            seed: SEED + procedure.length + (transport === 'trpc' ? 1 : 0),
-            endOnFailure: false,
-          },
-        );
-      },
-    );
+            expect(await writeCount(db), `${label} (refused, but wrote rows)`).toBe(writesBefore);
+          }
+          if (c.who !== 'admin')
+            expect(await othersDigest(db, fixtures), `${label} changed others' data`).toBe(othersBefore);
+        }),
+        {
+          numRuns: RUNS,
+          seed: SEED + procedure.length + (transport === 'trpc' ? 1 : 0),
+          endOnFailure: false,
+        },
+      );
+    });
   });
 });

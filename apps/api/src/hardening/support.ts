@@ -1,23 +1,38 @@
 import { randomBytes } from 'node:crypto';
 import { operationAt, operations, type RouteMeta } from '@music/api-router';
-import { createTokenService, hashPassword } from '@music/auth';
-import { type Db, insertSession, insertUser, uuidv7 } from '@music/db';
+import { createTokenService } from '@music/auth';
+import {
+  type Db,
+  insertArtist,
+  insertPlaylist,
+  insertSong,
+  setPlaylistSongs,
+  setSongArtists,
+  uuidv7,
+} from '@music/db';
 import { sql } from 'kysely';
+import type { Env } from '../env';
 import { TOKEN_AUDIENCE, TOKEN_ISSUER } from '../server';
-import { type Client, createClient, type Response, TEST_SECRET, uniqueEmail } from '../testing/harness';
+import {
+  type Client,
+  createClient,
+  type Response,
+  startTestApi,
+  TEST_SECRET,
+  type TestApi,
+} from '../testing/harness';
 
-/** Shared helpers of the hardening suites: both transports, fast actors, data fingerprints. */
+/** Shared helpers of the hardening suites: both transports, signed actors, data fingerprints. */
 
 export type Transport = 'v1' | 'trpc';
-export type Role = 'user' | 'artist' | 'admin';
 
-/** Every procedure's dotted path with its kind. */
-export const procedureKinds = Object.fromEntries(operations.map((o) => [o.path, o.kind]));
-
-/** Every procedure by its dotted path, with its `/v1` route (every procedure has one). */
-export const restRoutes = new Map(
-  operations.map((o) => [o.path, { route: o.route as RouteMeta, isPublic: o.isPublic }]),
+/** Every procedure by its dotted path: its kind, and its `/v1` route (every procedure has one). */
+export const procedures = new Map(
+  operations.map((o) => [o.path, { kind: o.kind, route: o.route as RouteMeta, isPublic: o.isPublic }]),
 );
+
+/** Every procedure's dotted path. */
+export const procedurePaths = [...procedures.keys()];
 
 export interface TrpcClient extends Client {
   /** Calls a procedure the way the console's client does: queries by GET, mutations by POST. */
@@ -61,66 +76,31 @@ export function errorShapeOk(transport: Transport, res: Response): boolean {
   );
 }
 
+/** The token service of this suite's servers: `createActor(db, role, tokens)` signs with it. */
 export const tokens = createTokenService({
   secret: TEST_SECRET,
   issuer: TOKEN_ISSUER,
   audience: TOKEN_AUDIENCE,
 });
 
-let passwordHash: Promise<string> | undefined;
-export const FAST_PASSWORD = 'fast-actor-password';
-
-export interface Actor {
-  id: string;
-  email: string;
-  role: Role;
-  sessionId: string;
-  token: string;
-}
-
-/**
- * A user with a live session, made directly in the database (one argon2 hash for the whole
- * run instead of a sign-up and a sign-in each): the matrix and the soak need many of them.
- */
-export async function fastActor(db: Db, role: Role = 'user'): Promise<Actor> {
-  passwordHash ??= hashPassword(FAST_PASSWORD);
-  const id = uuidv7();
-  const email = uniqueEmail(`fast-${role}`);
-  await insertUser(db, {
-    id,
-    username: `${role} ${id.slice(-6)}`,
-    email,
-    password_hash: await passwordHash,
-    role,
-  });
-  const sessionId = uuidv7();
-  await insertSession(db, { id: sessionId, userId: id, expiresAt: new Date(Date.now() + 86_400_000) });
-  const token = await tokens.signAccessToken({ sub: id, role, sid: sessionId });
-  return { id, email, role, sessionId, token };
-}
-
-/** Direct fixtures (no HTTP): an artist, a song linked to artists, a playlist. */
+/** Direct fixtures (no HTTP, through the repositories): an artist, a song linked to artists, a playlist. */
 export async function insertArtistRow(db: Db, userId: string | null = null): Promise<string> {
   const id = uuidv7();
-  await db
-    .insertInto('artists')
-    .values({ id, name: `Artist ${id.slice(-8)}`, user_id: userId })
-    .execute();
+  await insertArtist(db, { id, name: `Artist ${id.slice(-8)}`, bio: null, user_id: userId });
   return id;
 }
 
 export async function insertSongRow(db: Db, artistIds: string[] = []): Promise<string> {
   const id = uuidv7();
-  await db
-    .insertInto('songs')
-    .values({ id, title: `Song ${id.slice(-8)}`, duration: 180 })
-    .execute();
-  if (artistIds.length > 0) {
-    await db
-      .insertInto('song_artists')
-      .values(artistIds.map((artist_id, position) => ({ song_id: id, artist_id, position })))
-      .execute();
-  }
+  await insertSong(db, {
+    id,
+    title: `Song ${id.slice(-8)}`,
+    album: null,
+    genre: null,
+    duration: 180,
+    release_year: null,
+  });
+  if (artistIds.length > 0) await setSongArtists(db, id, artistIds);
   return id;
 }
 
@@ -130,17 +110,15 @@ export async function insertPlaylistRow(
   options: { isPublic?: boolean; songIds?: string[] } = {},
 ): Promise<string> {
   const id = uuidv7();
-  await db
-    .insertInto('playlists')
-    .values({ id, user_id: ownerId, name: `Playlist ${id.slice(-8)}`, is_public: options.isPublic ?? false })
-    .execute();
-  const songIds = options.songIds ?? [];
-  if (songIds.length > 0) {
-    await db
-      .insertInto('playlist_songs')
-      .values(songIds.map((song_id, position) => ({ playlist_id: id, song_id, position })))
-      .execute();
-  }
+  const name = `Playlist ${id.slice(-8)}`;
+  await insertPlaylist(db, {
+    id,
+    user_id: ownerId,
+    name,
+    description: null,
+    is_public: options.isPublic ?? false,
+  });
+  if (options.songIds?.length) await setPlaylistSongs(db, id, options.songIds);
   return id;
 }
 
@@ -177,7 +155,7 @@ const WATCHED = [
  * transactionally (a rolled-back write does not count). Test databases only: the counter row
  * serialises writers. `writeCount` before and after a refused request must be equal.
  */
-export async function watchWrites(db: Db): Promise<void> {
+async function watchWrites(db: Db): Promise<void> {
   await sql`create table if not exists hardening_writes (n bigint not null)`.execute(db);
   await sql`insert into hardening_writes (n) select 0 where not exists (select 1 from hardening_writes)`.execute(
     db,
@@ -195,6 +173,15 @@ export async function watchWrites(db: Db): Promise<void> {
     await sql`create trigger ${sql.ref(`${table}_hardening_writes`)} after insert or update or delete
       on ${sql.table(table)} for each row execute function hardening_count_write()`.execute(db);
   }
+}
+
+/** A test API whose writes are counted from the start (`writeCount`), with its /trpc client. */
+export async function startWatchedApi(
+  overrides: Partial<Env> = {},
+): Promise<{ api: TestApi; trpc: TrpcClient }> {
+  const api = await startTestApi(overrides);
+  await watchWrites(api.database.db);
+  return { api, trpc: trpcOf(api) };
 }
 
 export async function writeCount(db: Db): Promise<number> {

@@ -1,0 +1,193 @@
+import { ACTOR_PASSWORD, createActor, type SignedActor } from '@music/api-router/testing';
+import { generateRefreshToken, hashToken } from '@music/auth';
+import { type Db, insertRefreshToken, insertSession, uuidv7 } from '@music/db';
+import { insertArtistRow, insertPlaylistRow, insertSongRow, missingId, tokens } from './support';
+
+/**
+ * The authorization matrix's vocabulary (callers, outcomes, rules, the world of fixtures) and
+ * its rows for the accounts: sign-in, sessions and users. authz-catalogue.ts has the rest.
+ *
+ * Fixtures are absolute: `user` owns the playlists, `artist` manages the artist `artistA`
+ * (whose songs are "theirs"), `admin` is an admin; `otherUser` and `otherArtist` are the same
+ * roles without ownership, so "own" vs "other's" is the difference between those rows.
+ */
+
+export const ACTORS = ['anonymous', 'user', 'otherUser', 'artist', 'otherArtist', 'admin'] as const;
+export type ActorName = (typeof ACTORS)[number];
+export type Outcome = 'ok' | 400 | 401 | 403 | 404 | 409 | 422;
+export const CODES: Record<number, string> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  409: 'CONFLICT',
+  422: 'VALIDATION_FAILED',
+};
+
+export interface World {
+  actors: Record<Exclude<ActorName, 'anonymous'>, SignedActor>;
+  /** Managed by `artist`. */
+  artistA: string;
+  /** Managed by `otherArtist`. */
+  artistB: string;
+}
+
+export type Input = Record<string, unknown>;
+export type Rule = Partial<Record<ActorName | 'signedIn' | 'others', Outcome>>;
+
+export interface Target {
+  /** Builds the procedure's input (path params included), making the fixtures it needs. */
+  input(db: Db, world: World, actor: ActorName): Promise<Input>;
+  /** The expected outcome per actor: an actor's own key, else `others`; `signedIn` for all but anonymous. */
+  expect: Rule;
+}
+
+export interface Entry {
+  targets: Record<string, Target>;
+  /** Success changes the actors themselves (deletes or logs them out): every cell gets a new world. */
+  freshWorld?: boolean;
+}
+
+export function outcomeFor(rule: Rule, actor: ActorName, isPublic: boolean): Outcome {
+  if (rule[actor] !== undefined) return rule[actor]!;
+  if (actor === 'anonymous') return isPublic ? (rule.others ?? 'ok') : 401;
+  return rule.signedIn ?? rule.others ?? 'ok';
+}
+
+export const same = (input: Input) => async () => input;
+export const anyone: Rule = { signedIn: 'ok' };
+export const adminOnly: Rule = { admin: 'ok', others: 403 };
+export const userOrAdmin: Rule = { user: 'ok', admin: 'ok', others: 403 };
+export const artistOrAdmin: Rule = { artist: 'ok', admin: 'ok', others: 403 };
+export const notFound: Rule = { signedIn: 404 };
+
+export const artist = (input: (db: Db, w: World) => Promise<Input>, rule: Rule): Target => ({
+  input,
+  expect: rule,
+});
+
+/** A fresh artist managed by `artist`. */
+export const managedArtist = (db: Db, w: World) => insertArtistRow(db, w.actors.artist.user.id);
+/** A fresh song of artistA (so `artist` may change it). */
+export const ownSong = (db: Db, w: World) => insertSongRow(db, [w.artistA]);
+export const privatePlaylist = (db: Db, w: World, songIds: string[] = []) =>
+  insertPlaylistRow(db, w.actors.user.user.id, { isPublic: false, songIds });
+export const publicPlaylist = (db: Db, w: World, songIds: string[] = []) =>
+  insertPlaylistRow(db, w.actors.user.user.id, { isPublic: true, songIds });
+
+export const userBody = (w: World) => ({
+  username: 'Renamed',
+  email: w.actors.user.user.email,
+  password: ACTOR_PASSWORD,
+});
+
+let counter = 0;
+export function newUser() {
+  counter++;
+  return {
+    username: `Matrix ${counter}`,
+    email: `matrix-${uuidv7()}@example.com`,
+    password: 'a-good-password',
+  };
+}
+
+export async function refreshTokenFor(db: Db, userId: string): Promise<string> {
+  const sessionId = uuidv7();
+  const expiresAt = new Date(Date.now() + 86_400_000);
+  await insertSession(db, { id: sessionId, userId, expiresAt });
+  const token = generateRefreshToken();
+  await insertRefreshToken(db, { hash: hashToken(token), sessionId, expiresAt });
+  return token;
+}
+
+export async function makeWorld(db: Db): Promise<World> {
+  const [user, otherUser, artistAccount, otherArtist, admin] = await Promise.all([
+    createActor(db, 'user', tokens),
+    createActor(db, 'user', tokens),
+    createActor(db, 'artist', tokens),
+    createActor(db, 'artist', tokens),
+    createActor(db, 'admin', tokens),
+  ]);
+  const [artistA, artistB] = await Promise.all([
+    insertArtistRow(db, artistAccount.user.id),
+    insertArtistRow(db, otherArtist.user.id),
+  ]);
+  return { actors: { user, otherUser, artist: artistAccount, otherArtist, admin }, artistA, artistB };
+}
+
+/** One row per account procedure. */
+export const ACCOUNT_ROWS: Record<string, Entry> = {
+  'auth.login': {
+    targets: {
+      'valid credentials': {
+        input: async (_db, w) => ({ email: w.actors.otherUser.user.email, password: ACTOR_PASSWORD }),
+        expect: { others: 'ok' },
+      },
+      'wrong password': {
+        input: async (_db, w) => ({ email: w.actors.otherUser.user.email, password: 'wrong-password' }),
+        expect: { others: 401, signedIn: 401 },
+      },
+    },
+  },
+  'auth.refresh': {
+    targets: {
+      'a live refresh token': {
+        input: async (db, w) => ({ refreshToken: await refreshTokenFor(db, w.actors.otherUser.user.id) }),
+        expect: { others: 'ok' },
+      },
+      'an unknown token': {
+        input: same({ refreshToken: 'unknown-token' }),
+        expect: { others: 401, signedIn: 401 },
+      },
+    },
+  },
+  'auth.logout': { freshWorld: true, targets: { 'own session': { input: same({}), expect: anyone } } },
+  'auth.me': { targets: { self: { input: same({}), expect: anyone } } },
+
+  'users.list': { targets: { all: { input: same({}), expect: adminOnly } } },
+  'users.create': {
+    targets: {
+      'role user': { input: async () => newUser(), expect: { others: 'ok' } },
+      'role artist': {
+        input: async () => ({ ...newUser(), role: 'artist' }),
+        expect: { admin: 'ok', others: 403 },
+      },
+      'role admin': {
+        input: async () => ({ ...newUser(), role: 'admin' }),
+        expect: { admin: 'ok', others: 403 },
+      },
+    },
+  },
+  'users.get': {
+    targets: {
+      "user's record": { input: async (_db, w) => ({ userId: w.actors.user.user.id }), expect: userOrAdmin },
+      missing: { input: async () => ({ userId: missingId() }), expect: { admin: 404, others: 403 } },
+      malformed: { input: same({ userId: 'not-a-uuid' }), expect: { admin: 404, others: 403 } },
+    },
+  },
+  'users.update': {
+    freshWorld: true,
+    targets: {
+      "user's record": {
+        input: async (_db, w) => ({ userId: w.actors.user.user.id, ...userBody(w) }),
+        expect: userOrAdmin,
+      },
+      "user's record, role admin": {
+        input: async (_db, w) => ({ userId: w.actors.user.user.id, ...userBody(w), role: 'admin' }),
+        expect: { admin: 'ok', others: 403 },
+      },
+      missing: {
+        input: async (_db, w) => ({ userId: missingId(), ...userBody(w), email: 'x@example.com' }),
+        expect: { admin: 404, others: 403 },
+      },
+    },
+  },
+  'users.delete': {
+    freshWorld: true,
+    targets: {
+      "user's record": { input: async (_db, w) => ({ userId: w.actors.user.user.id }), expect: userOrAdmin },
+      missing: { input: async () => ({ userId: missingId() }), expect: { admin: 404, others: 403 } },
+      malformed: { input: same({ userId: '1 or 1=1' }), expect: { admin: 404, others: 403 } },
+    },
+  },
+};
