@@ -19,3 +19,11 @@ export * from './repositories/sessions';
 export * from './repositories/songs';
 export * from './repositories/users';
 export type * from './schema';
+// The repositories as namespaces, for the services (`songs.findSongById(db, id)`).
+export * as artists from './repositories/artists';
+export * as housekeeping from './repositories/housekeeping';
+export * as loginThrottle from './repositories/login-throttle';
+export * as playlists from './repositories/playlists';
+export * as sessions from './repositories/sessions';
+export * as songs from './repositories/songs';
+export * as users from './repositories/users';

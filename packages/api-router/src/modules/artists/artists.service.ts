@@ -1,25 +1,8 @@
-import {
-  type ArtistRow,
-  type ArtistUpdate,
-  type Db,
-  deleteArtist as deleteArtistRow,
-  findArtistById,
-  findSongsWithArtists,
-  findUserById,
-  insertArtist,
-  isUuid,
-  linkSongArtist,
-  listArtists as listArtistRows,
-  listArtistSongIds,
-  lockSong,
-  unlinkSongArtist,
-  updateArtist as updateArtistRow,
-  uuidv7,
-} from '@music/db';
+import { type ArtistRow, artists, type Db, isUuid, songs, users, uuidv7 } from '@music/db';
 import type { Actor, Context } from '../../context';
 import { AppError, validationError } from '../../errors';
-import { pageWindow } from '../../schemas';
-import { toSong } from '../songs/songs.schema';
+import { type AuthedContext, isAdmin, loadOr404, page } from '../../kernel';
+import { songPage } from '../songs/songs.service';
 import {
   type Artist,
   type ArtistSongInput,
@@ -31,15 +14,8 @@ import {
   toArtist,
 } from './artists.schema';
 
-type AuthedContext = Context & { actor: Actor };
-
-const isAdmin = (actor: Actor) => actor.user.role === 'admin';
-
-async function loadArtist(db: Db, artistId: string): Promise<ArtistRow> {
-  const row = isUuid(artistId) ? await findArtistById(db, artistId) : undefined;
-  if (!row) throw new AppError('NOT_FOUND', 'Artist not found');
-  return row;
-}
+const loadArtist = (ctx: Context, artistId: string) =>
+  loadOr404(artistId, (id) => artists.findArtistById(ctx.db, id), 'Artist');
 
 /** Changing an artist and its song links: admins, and the account linked to the artist. */
 function assertManages(actor: Actor, artist: ArtistRow): void {
@@ -49,8 +25,8 @@ function assertManages(actor: Actor, artist: ArtistRow): void {
 }
 
 /** A link names an existing account with role `artist`; anything else is a bad body reference. */
-async function assertArtistAccount(db: Db, userId: string): Promise<void> {
-  const user = await findUserById(db, userId);
+async function assertArtistAccount(ctx: Context, userId: string): Promise<void> {
+  const user = await users.findUserById(ctx.db, userId);
   if (user?.role !== 'artist') {
     throw validationError([{ field: 'userId', message: 'Must be the id of a user with role artist' }]);
   }
@@ -72,23 +48,19 @@ async function resolveLink(
   if (!isAdmin(ctx.actor)) throw new AppError('FORBIDDEN', 'Only an admin may change an artist’s userId');
   // Only a new link is checked: keeping an existing one never fails (its account may have
   // changed role since it was linked).
-  if (wanted !== null) await assertArtistAccount(ctx.db, wanted);
+  if (wanted !== null) await assertArtistAccount(ctx, wanted);
   return wanted;
 }
 
-export async function listArtists(ctx: AuthedContext, input: ListArtistsInput) {
-  const { rows, total } = await listArtistRows(ctx.db, {
-    search: input.search || undefined,
-    userId: input.userId?.toLowerCase(),
-    ...pageWindow(input),
-  });
-  return { data: rows.map(toArtist), pagination: { page: input.page, limit: input.limit, total } };
+export function listArtists(ctx: AuthedContext, input: ListArtistsInput) {
+  const filters = { search: input.search || undefined, userId: input.userId?.toLowerCase() };
+  return page(input, (window) => artists.listArtists(ctx.db, { ...filters, ...window }), toArtist);
 }
 
 export async function createArtist(ctx: AuthedContext, input: CreateArtistInput): Promise<Artist> {
   if (!isAdmin(ctx.actor)) throw new AppError('FORBIDDEN', 'Only admins may create artists');
   const userId = await resolveLink(ctx, undefined, input.userId, null);
-  const row = await insertArtist(ctx.db, {
+  const row = await artists.insertArtist(ctx.db, {
     id: uuidv7(),
     name: input.name,
     bio: input.bio ?? null,
@@ -98,7 +70,7 @@ export async function createArtist(ctx: AuthedContext, input: CreateArtistInput)
 }
 
 export async function getArtist(ctx: AuthedContext, artistId: string): Promise<Artist> {
-  return toArtist(await loadArtist(ctx.db, artistId));
+  return toArtist(await loadArtist(ctx, artistId));
 }
 
 /**
@@ -107,64 +79,65 @@ export async function getArtist(ctx: AuthedContext, artistId: string): Promise<A
  * change it, and a manager must not unlink themself (losing access) merely by leaving it out.
  */
 export async function replaceArtist(ctx: AuthedContext, input: ReplaceArtistInput): Promise<Artist> {
-  const artist = await loadArtist(ctx.db, input.artistId);
+  const artist = await loadArtist(ctx, input.artistId);
   assertManages(ctx.actor, artist);
   const userId = await resolveLink(ctx, artist, input.userId, isAdmin(ctx.actor) ? null : artist.user_id);
-  return saveArtist(ctx.db, artist.id, { name: input.name, bio: input.bio ?? null, user_id: userId });
+  return saveArtist(ctx, artist.id, { name: input.name, bio: input.bio ?? null, user_id: userId });
 }
 
 export async function patchArtist(ctx: AuthedContext, input: PatchArtistInput): Promise<Artist> {
-  const artist = await loadArtist(ctx.db, input.artistId);
+  const artist = await loadArtist(ctx, input.artistId);
   assertManages(ctx.actor, artist);
-  const patch: ArtistUpdate = {};
+  const patch: artists.ArtistUpdate = {};
   if (input.name !== undefined) patch.name = input.name;
   if (input.bio !== undefined) patch.bio = input.bio;
   if (input.userId !== undefined) patch.user_id = await resolveLink(ctx, artist, input.userId, null);
-  return saveArtist(ctx.db, artist.id, patch);
+  return saveArtist(ctx, artist.id, patch);
 }
 
-async function saveArtist(db: Db, id: string, patch: ArtistUpdate): Promise<Artist> {
-  const row = await updateArtistRow(db, id, patch);
+async function saveArtist(ctx: Context, id: string, patch: artists.ArtistUpdate): Promise<Artist> {
+  const row = await artists.updateArtist(ctx.db, id, patch);
   if (!row) throw new AppError('NOT_FOUND', 'Artist not found');
   return toArtist(row);
 }
 
 /** Its songs stay, unlinked from it. */
 export async function deleteArtist(ctx: AuthedContext, artistId: string): Promise<void> {
-  const artist = await loadArtist(ctx.db, artistId);
+  const artist = await loadArtist(ctx, artistId);
   if (!isAdmin(ctx.actor)) throw new AppError('FORBIDDEN', 'Only admins may delete artists');
-  const deleted = await ctx.db.transaction().execute((trx) => deleteArtistRow(trx, artist.id));
+  const deleted = await ctx.db.transaction().execute((trx) => artists.deleteArtist(trx, artist.id));
   if (!deleted) throw new AppError('NOT_FOUND', 'Artist not found');
 }
 
 export async function listArtistSongs(ctx: AuthedContext, input: ListArtistSongsInput) {
-  const artist = await loadArtist(ctx.db, input.artistId);
-  const { ids, total } = await listArtistSongIds(ctx.db, { artistId: artist.id, ...pageWindow(input) });
-  const songs = await findSongsWithArtists(ctx.db, ids);
-  return { data: songs.map(toSong), pagination: { page: input.page, limit: input.limit, total } };
+  const artist = await loadArtist(ctx, input.artistId);
+  return songPage(ctx, input, (window) =>
+    artists.listArtistSongIds(ctx.db, { artistId: artist.id, ...window }),
+  );
+}
+
+/** The song row stays locked until commit, so concurrent links get distinct positions; or 404. */
+async function lockSongOr404(trx: Db, songId: string): Promise<void> {
+  if (!isUuid(songId) || !(await songs.lockSong(trx, songId)))
+    throw new AppError('NOT_FOUND', 'Song not found');
 }
 
 /** Idempotent: linking twice succeeds. The song's new artist goes last. */
 export async function linkSong(ctx: AuthedContext, input: ArtistSongInput): Promise<void> {
-  const artist = await loadArtist(ctx.db, input.artistId);
+  const artist = await loadArtist(ctx, input.artistId);
   await ctx.db.transaction().execute(async (trx) => {
-    // The song row stays locked until commit, so concurrent links get distinct positions.
-    if (!isUuid(input.songId) || !(await lockSong(trx, input.songId))) {
-      throw new AppError('NOT_FOUND', 'Song not found');
-    }
+    await lockSongOr404(trx, input.songId);
     assertManages(ctx.actor, artist);
-    await linkSongArtist(trx, { songId: input.songId, artistId: artist.id });
+    await songs.linkSongArtist(trx, { songId: input.songId, artistId: artist.id });
   });
 }
 
 export async function unlinkSong(ctx: AuthedContext, input: ArtistSongInput): Promise<void> {
-  const artist = await loadArtist(ctx.db, input.artistId);
+  const artist = await loadArtist(ctx, input.artistId);
   await ctx.db.transaction().execute(async (trx) => {
-    if (!isUuid(input.songId) || !(await lockSong(trx, input.songId))) {
-      throw new AppError('NOT_FOUND', 'Song not found');
-    }
+    await lockSongOr404(trx, input.songId);
     assertManages(ctx.actor, artist);
-    if (!(await unlinkSongArtist(trx, { songId: input.songId, artistId: artist.id }))) {
+    if (!(await songs.unlinkSongArtist(trx, { songId: input.songId, artistId: artist.id }))) {
       throw new AppError('NOT_FOUND', 'The song is not linked to this artist');
     }
   });

@@ -5,22 +5,7 @@ import {
   REFRESH_TOKEN_TTL_SECONDS,
   verifyPassword,
 } from '@music/auth';
-import {
-  countSignInAttempt,
-  type Db,
-  extendSession,
-  findSessionUser,
-  findUserByEmail,
-  insertRefreshToken,
-  insertUser,
-  revokeSession,
-  rotateRefreshToken,
-  type SignInAttempt,
-  startSession,
-  uncountSignInAttempt,
-  updateUser,
-  uuidv7,
-} from '@music/db';
+import { type Db, loginThrottle, sessions, users, uuidv7 } from '@music/db';
 import type { Actor, Context, Deps } from '../../context';
 import { AppError } from '../../errors';
 import { emailSchema, toUser } from '../users/users.schema';
@@ -40,7 +25,11 @@ async function issueTokens(
   sessionId: string,
 ): Promise<TokenResponse> {
   const refreshToken = generateRefreshToken();
-  await insertRefreshToken(db, { hash: hashToken(refreshToken), sessionId, expiresAt: refreshExpiry() });
+  await sessions.insertRefreshToken(db, {
+    hash: hashToken(refreshToken),
+    sessionId,
+    expiresAt: refreshExpiry(),
+  });
   return tokenResponse(ctx, user, sessionId, refreshToken);
 }
 
@@ -65,7 +54,7 @@ function tokenResponse(
  * its limit gets 429 even with the right password, until its window ends, and of any number of
  * simultaneous attempts no more than the limit are checked.
  */
-function assertNotThrottled(ctx: Context, attempt: SignInAttempt): void {
+function assertNotThrottled(ctx: Context, attempt: loginThrottle.SignInAttempt): void {
   const { loginMaxFailuresPerEmail, loginMaxFailuresPerAddress } = ctx.settings;
   const blocked = [
     attempt.email.attempts > loginMaxFailuresPerEmail ? attempt.email.retryAfterSeconds : 0,
@@ -80,7 +69,7 @@ function assertNotThrottled(ctx: Context, attempt: SignInAttempt): void {
 
 export async function login(ctx: Context, input: LoginInput): Promise<TokenResponse> {
   // The attempt is counted and the account read in one statement.
-  const attempt = await countSignInAttempt(ctx.db, {
+  const attempt = await loginThrottle.countSignInAttempt(ctx.db, {
     email: input.email,
     address: ctx.clientAddress,
     windowSeconds: ctx.settings.loginWindowSeconds,
@@ -93,14 +82,14 @@ export async function login(ctx: Context, input: LoginInput): Promise<TokenRespo
   if (!user || !ok) throw invalidCredentials();
   const sessionId = uuidv7();
   const refreshToken = generateRefreshToken();
-  await startSession(ctx.db, {
+  await sessions.startSession(ctx.db, {
     sessionId,
     userId: user.id,
     expiresAt: refreshExpiry(),
     refreshTokenHash: hashToken(refreshToken),
     email: input.email,
   });
-  await uncountSignInAttempt(ctx.db, ctx.clientAddress);
+  await loginThrottle.uncountSignInAttempt(ctx.db, ctx.clientAddress);
   return tokenResponse(ctx, user, sessionId, refreshToken);
 }
 
@@ -111,16 +100,16 @@ export async function login(ctx: Context, input: LoginInput): Promise<TokenRespo
  */
 export async function refresh(ctx: Context, refreshToken: string): Promise<TokenResponse> {
   const outcome = await ctx.db.transaction().execute(async (trx) => {
-    const rotation = await rotateRefreshToken(trx, hashToken(refreshToken));
+    const rotation = await sessions.rotateRefreshToken(trx, hashToken(refreshToken));
     if (rotation.kind !== 'rotated') return rotation;
-    const user = await findSessionUser(trx, rotation.sessionId, rotation.userId);
+    const user = await sessions.findSessionUser(trx, rotation.sessionId, rotation.userId);
     if (!user) return { kind: 'invalid' as const };
-    await extendSession(trx, rotation.sessionId, refreshExpiry());
+    await sessions.extendSession(trx, rotation.sessionId, refreshExpiry());
     return { kind: 'issued' as const, tokens: await issueTokens(ctx, trx, user, rotation.sessionId) };
   });
   if (outcome.kind === 'issued') return outcome.tokens;
   if (outcome.kind === 'reused') {
-    await revokeSession(ctx.db, outcome.sessionId, 'refresh token reuse');
+    await sessions.revokeSession(ctx.db, outcome.sessionId, 'refresh token reuse');
     ctx.log.warn('refresh token reuse; session revoked', {
       sessionId: outcome.sessionId,
       requestId: ctx.requestId,
@@ -130,7 +119,7 @@ export async function refresh(ctx: Context, refreshToken: string): Promise<Token
 }
 
 export async function logout(ctx: Context & { actor: Actor }): Promise<void> {
-  await revokeSession(ctx.db, ctx.actor.sessionId, 'logout');
+  await sessions.revokeSession(ctx.db, ctx.actor.sessionId, 'logout');
 }
 
 /**
@@ -143,23 +132,25 @@ export async function ensureAdmin(
   password: string,
 ): Promise<void> {
   const normalised = emailSchema.parse(email);
-  const existing = await findUserByEmail(deps.db, normalised);
+  const existing = await users.findUserByEmail(deps.db, normalised);
   if (existing) {
     if (existing.role !== 'admin') {
-      await updateUser(deps.db, existing.id, { role: 'admin' });
+      await users.updateUser(deps.db, existing.id, { role: 'admin' });
       deps.log.info('bootstrap admin promoted', { email: normalised });
     }
     return;
   }
-  await insertUser(deps.db, {
-    id: uuidv7(),
-    username: 'admin',
-    email: normalised,
-    password_hash: await hashPassword(password),
-    role: 'admin',
-  }).catch((error: unknown) => {
-    // Another instance starting at the same moment created it first: that is the goal anyway.
-    if (!(error instanceof Error && 'code' in error && error.code === '23505')) throw error;
-  });
+  await users
+    .insertUser(deps.db, {
+      id: uuidv7(),
+      username: 'admin',
+      email: normalised,
+      password_hash: await hashPassword(password),
+      role: 'admin',
+    })
+    .catch((error: unknown) => {
+      // Another instance starting at the same moment created it first: that is the goal anyway.
+      if (!(error instanceof Error && 'code' in error && error.code === '23505')) throw error;
+    });
   deps.log.info('bootstrap admin ensured', { email: normalised });
 }

@@ -1,22 +1,7 @@
-import {
-  type Db,
-  deleteSong as deleteSongRow,
-  findArtistIdsByUserId,
-  findExistingArtistIds,
-  findSongById,
-  findSongsWithArtists,
-  insertSong,
-  isUuid,
-  listSongIds,
-  type SongUpdate,
-  type SongWithArtists,
-  setSongArtists,
-  updateSong as updateSongRow,
-  uuidv7,
-} from '@music/db';
-import type { Actor, Context } from '../../context';
-import { AppError, validationError } from '../../errors';
-import { pageWindow } from '../../schemas';
+import { artists, songs, uuidv7 } from '@music/db';
+import type { Context } from '../../context';
+import { AppError } from '../../errors';
+import { type AuthedContext, assertIdsExist, isAdmin, loadOr404, page } from '../../kernel';
 import {
   type CreateSongInput,
   type ListSongsInput,
@@ -25,25 +10,30 @@ import {
   toSong,
 } from './songs.schema';
 
-type AuthedContext = Context & { actor: Actor };
-
-const isAdmin = (actor: Actor) => actor.user.role === 'admin';
-
-async function loadSong(db: Db, songId: string): Promise<SongWithArtists> {
-  const song = isUuid(songId) ? await findSongById(db, songId) : undefined;
-  if (!song) throw new AppError('NOT_FOUND', 'Song not found');
-  return song;
-}
+const loadSong = (ctx: Context, songId: string) =>
+  loadOr404(songId, (id) => songs.findSongById(ctx.db, id), 'Song');
 
 /** Unknown artists in the body are a 422 on `artistIds.N`. Returns the ids lower-cased. */
-async function assertArtistsExist(db: Db, artistIds: readonly string[]): Promise<string[]> {
-  const ids = artistIds.map((id) => id.toLowerCase());
-  const existing = await findExistingArtistIds(db, ids);
-  const missing = ids.flatMap((id, index) =>
-    existing.has(id) ? [] : [{ field: `artistIds.${index}`, message: 'No artist with this id' }],
+const assertArtistsExist = (ctx: Context, artistIds: readonly string[]) =>
+  assertIdsExist(artistIds, (ids) => artists.findExistingArtistIds(ctx.db, ids), 'artistIds', 'artist');
+
+/**
+ * One page of songs, each with its artists: the catalogue's, an artist's and a playlist's song
+ * lists all answer this way, from the ids of the page and the total.
+ */
+export function songPage(
+  ctx: Context,
+  input: { page: number; limit: number },
+  pageIds: (window: { limit: number; offset: number }) => Promise<{ ids: string[]; total: number }>,
+) {
+  return page(
+    input,
+    async (window) => {
+      const { ids, total } = await pageIds(window);
+      return { rows: await songs.findSongsWithArtists(ctx.db, ids), total };
+    },
+    toSong,
   );
-  if (missing.length > 0) throw validationError(missing);
-  return ids;
 }
 
 /** A non-admin must keep at least one artist they manage on the song, or they would lose it. */
@@ -53,15 +43,15 @@ function assertIncludesOwn(artistIds: readonly string[], own: readonly string[])
   }
 }
 
-export async function listSongs(ctx: AuthedContext, input: ListSongsInput) {
-  const { ids, total } = await listSongIds(ctx.db, {
-    search: input.search || undefined,
-    genre: input.genre || undefined,
-    artistId: input.artistId,
-    ...pageWindow(input),
-  });
-  const songs = await findSongsWithArtists(ctx.db, ids);
-  return { data: songs.map(toSong), pagination: { page: input.page, limit: input.limit, total } };
+export function listSongs(ctx: AuthedContext, input: ListSongsInput) {
+  return songPage(ctx, input, (window) =>
+    songs.listSongIds(ctx.db, {
+      search: input.search || undefined,
+      genre: input.genre || undefined,
+      artistId: input.artistId,
+      ...window,
+    }),
+  );
 }
 
 /**
@@ -74,17 +64,17 @@ export async function createSong(ctx: AuthedContext, input: CreateSongInput): Pr
   let requested = input.artistIds;
   if (!isAdmin(ctx.actor)) {
     if (user.role !== 'artist') throw new AppError('FORBIDDEN', 'Only admins and artists may create songs');
-    own = await findArtistIdsByUserId(ctx.db, user.id);
+    own = await artists.findArtistIdsByUserId(ctx.db, user.id);
     if (requested === undefined) {
       if (own.length === 0) throw new AppError('FORBIDDEN', 'Your account is not linked to any artist');
       requested = own;
     }
   }
-  const artistIds = await assertArtistsExist(ctx.db, requested ?? []);
+  const artistIds = await assertArtistsExist(ctx, requested ?? []);
   if (!isAdmin(ctx.actor)) assertIncludesOwn(artistIds, own);
 
   const song = await ctx.db.transaction().execute(async (trx) => {
-    const row = await insertSong(trx, {
+    const row = await songs.insertSong(trx, {
       id: uuidv7(),
       title: input.title,
       album: input.album ?? null,
@@ -92,20 +82,20 @@ export async function createSong(ctx: AuthedContext, input: CreateSongInput): Pr
       duration: input.duration,
       release_year: input.releaseYear ?? null,
     });
-    await setSongArtists(trx, row.id, artistIds);
-    return findSongById(trx, row.id);
+    await songs.setSongArtists(trx, row.id, artistIds);
+    return songs.findSongById(trx, row.id);
   });
   return toSong(song!);
 }
 
 export async function getSong(ctx: AuthedContext, songId: string): Promise<Song> {
-  return toSong(await loadSong(ctx.db, songId));
+  return toSong(await loadSong(ctx, songId));
 }
 
 /** Admins, or a user linked to one of the song's current artists. Returns the caller's artists. */
-async function assertMaySongWrite(ctx: AuthedContext, song: SongWithArtists): Promise<string[]> {
+async function assertMaySongWrite(ctx: AuthedContext, song: songs.SongWithArtists): Promise<string[]> {
   if (isAdmin(ctx.actor)) return [];
-  const own = await findArtistIdsByUserId(ctx.db, ctx.actor.user.id);
+  const own = await artists.findArtistIdsByUserId(ctx.db, ctx.actor.user.id);
   if (!song.artist_ids.some((id) => own.includes(id))) {
     throw new AppError(
       'FORBIDDEN',
@@ -117,14 +107,14 @@ async function assertMaySongWrite(ctx: AuthedContext, song: SongWithArtists): Pr
 
 /** Partial update; a given `artistIds` replaces the song's artists, in its order. */
 export async function patchSong(ctx: AuthedContext, input: PatchSongInput): Promise<Song> {
-  const song = await loadSong(ctx.db, input.songId);
+  const song = await loadSong(ctx, input.songId);
   const own = await assertMaySongWrite(ctx, song);
   let artistIds: string[] | undefined;
   if (input.artistIds !== undefined) {
-    artistIds = await assertArtistsExist(ctx.db, input.artistIds);
+    artistIds = await assertArtistsExist(ctx, input.artistIds);
     if (!isAdmin(ctx.actor)) assertIncludesOwn(artistIds, own);
   }
-  const patch: SongUpdate = {};
+  const patch: songs.SongUpdate = {};
   if (input.title !== undefined) patch.title = input.title;
   if (input.album !== undefined) patch.album = input.album;
   if (input.genre !== undefined) patch.genre = input.genre;
@@ -133,9 +123,9 @@ export async function patchSong(ctx: AuthedContext, input: PatchSongInput): Prom
 
   const updated = await ctx.db.transaction().execute(async (trx) => {
     // The update locks the song row first, so concurrent artist links wait for the new set.
-    if (!(await updateSongRow(trx, song.id, patch))) return undefined;
-    if (artistIds) await setSongArtists(trx, song.id, artistIds);
-    return findSongById(trx, song.id);
+    if (!(await songs.updateSong(trx, song.id, patch))) return undefined;
+    if (artistIds) await songs.setSongArtists(trx, song.id, artistIds);
+    return songs.findSongById(trx, song.id);
   });
   if (!updated) throw new AppError('NOT_FOUND', 'Song not found');
   return toSong(updated);
@@ -143,8 +133,8 @@ export async function patchSong(ctx: AuthedContext, input: PatchSongInput): Prom
 
 /** It leaves every playlist and artist link. */
 export async function deleteSong(ctx: AuthedContext, songId: string): Promise<void> {
-  const song = await loadSong(ctx.db, songId);
+  const song = await loadSong(ctx, songId);
   await assertMaySongWrite(ctx, song);
-  const deleted = await ctx.db.transaction().execute((trx) => deleteSongRow(trx, song.id));
+  const deleted = await ctx.db.transaction().execute((trx) => songs.deleteSong(trx, song.id));
   if (!deleted) throw new AppError('NOT_FOUND', 'Song not found');
 }
