@@ -94,12 +94,6 @@ describe('POST /v1/users (sign-up)', () => {
     expect(res.body).toEqual(validation(['id', 'createdAt', 'nickname']));
   });
 
-  it('refuses text with control characters', async () => {
-    const res = await api.request('POST', '/users', { body: newUser({ username: 'null\u0000byte' }) });
-    expect(res.status).toBe(422);
-    expect(res.body).toEqual(validation(['username']));
-  });
-
   it('answers 422 for an unknown role but 403 for a real role other than user without admin', async () => {
     expect((await api.request('POST', '/users', { body: newUser({ role: 'superuser' }) })).body).toEqual(
       validation(['role']),
@@ -122,44 +116,6 @@ describe('POST /v1/users (sign-up)', () => {
       expect(res.status).toBe(201);
       expect(res.body).toMatchObject({ role });
     }
-  });
-
-  it('answers 400 for bodies that are not JSON objects or not JSON', async () => {
-    for (const rawBody of ['not json', '[]', '"text"', 'null', '{"username": "x",']) {
-      const res = await api.request('POST', '/users', {
-        rawBody,
-        headers: { 'content-type': 'application/json' },
-      });
-      expect(res.status, rawBody).toBe(400);
-      expect(res.body).toEqual(error('BAD_REQUEST'));
-    }
-    const empty = await api.request('POST', '/users', {
-      rawBody: '',
-      headers: { 'content-type': 'application/json' },
-    });
-    expect(empty.status).toBe(400);
-    const wrongType = await api.request('POST', '/users', {
-      rawBody: JSON.stringify(newUser()),
-      headers: { 'content-type': 'text/plain' },
-    });
-    expect(wrongType.status).toBe(400);
-  });
-
-  it('accepts application/json with a charset parameter', async () => {
-    const res = await api.request('POST', '/users', {
-      rawBody: JSON.stringify(newUser()),
-      headers: { 'content-type': 'application/json; charset=utf-8' },
-    });
-    expect(res.status).toBe(201);
-  });
-
-  it('answers 413 for a body over 1 MiB', async () => {
-    const res = await api.request('POST', '/users', {
-      rawBody: JSON.stringify(newUser({ username: 'x'.repeat(1024 * 1024 + 10) })),
-      headers: { 'content-type': 'application/json' },
-    });
-    expect(res.status).toBe(413);
-    expect(res.body).toEqual(error('PAYLOAD_TOO_LARGE'));
   });
 });
 
@@ -203,33 +159,6 @@ describe('GET /v1/users', () => {
     expect(past.status).toBe(200);
     expect(past.body).toEqual({ data: [], pagination: { page: 999, limit: 20, total } });
   });
-
-  it('answers 400 for malformed query parameters', async () => {
-    for (const query of [
-      'page=0',
-      'limit=101',
-      'limit=0',
-      'limit=abc',
-      'page=1.5',
-      'role=superuser',
-      'page=-1',
-      'page=1&page=2',
-    ]) {
-      const res = await api.request('GET', `/users?${query}`, { token: admin.token });
-      expect(res.status, query).toBe(400);
-      expect(res.body).toEqual(error('BAD_REQUEST'));
-    }
-  });
-
-  it('is admin only: 403 for others, 401 without a token', async () => {
-    const user = await api.signUp();
-    expect((await api.request('GET', '/users', { token: user.token })).status).toBe(403);
-    const artist = await api.signUp('artist');
-    expect((await api.request('GET', '/users', { token: artist.token })).status).toBe(403);
-    const anonymous = await api.request('GET', '/users?page=0');
-    expect(anonymous.status).toBe(401);
-    expect(anonymous.body).toEqual(error('UNAUTHORIZED'));
-  });
 });
 
 describe('GET /v1/users/{userId}', () => {
@@ -257,10 +186,6 @@ describe('GET /v1/users/{userId}', () => {
       expect(res.status, id).toBe(404);
       expect(res.body).toEqual(error('NOT_FOUND'));
     }
-  });
-
-  it('needs a token', async () => {
-    expect((await api.request('GET', `/users/${randomUUID()}`)).status).toBe(401);
   });
 });
 
@@ -321,17 +246,6 @@ describe('PUT /v1/users/{userId}', () => {
     expect(same.status).toBe(200);
   });
 
-  it('lets an admin change a role, which takes effect on the next request', async () => {
-    const user = await api.signUp();
-    const res = await api.request('PUT', `/users/${user.id}`, {
-      token: admin.token,
-      body: { username: 'Promoted', email: user.email, password: user.password, role: 'admin' },
-    });
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ role: 'admin' });
-    expect((await api.request('GET', '/users', { token: user.token })).status).toBe(200);
-  });
-
   it('answers 409 when the email belongs to someone else (any case)', async () => {
     const user = await api.signUp();
     const other = await api.signUp();
@@ -341,21 +255,6 @@ describe('PUT /v1/users/{userId}', () => {
     });
     expect(res.status).toBe(409);
     expect(res.body).toEqual(error('CONFLICT'));
-  });
-
-  it('checks the token first, then the body, then the resource', async () => {
-    const noToken = await api.request('PUT', `/users/${randomUUID()}`, { body: { nonsense: true } });
-    expect(noToken.status).toBe(401);
-    const badBody = await api.request('PUT', `/users/${randomUUID()}`, {
-      token: admin.token,
-      body: { nonsense: true },
-    });
-    expect(badBody.status).toBe(422);
-    const unknown = await api.request('PUT', `/users/${randomUUID()}`, {
-      token: admin.token,
-      body: { username: 'x', email: uniqueEmail(), password: 'password-123' },
-    });
-    expect(unknown.status).toBe(404);
   });
 });
 
@@ -379,17 +278,5 @@ describe('DELETE /v1/users/{userId}', () => {
     expect((await api.request('DELETE', `/users/${other.id}`, { token: admin.token })).status).toBe(204);
     expect((await api.request('DELETE', `/users/${other.id}`, { token: admin.token })).status).toBe(404);
     expect((await api.request('DELETE', '/users/not-a-uuid', { token: admin.token })).status).toBe(404);
-  });
-});
-
-describe('methods that do not exist', () => {
-  it('answers PATCH /users/{id} with 405 and an Allow header', async () => {
-    const res = await api.request('PATCH', `/users/${randomUUID()}`, { token: admin.token, body: {} });
-    expect(res.status).toBe(405);
-    expect(res.body).toEqual(error('METHOD_NOT_ALLOWED'));
-    expect(res.headers.get('allow')?.split(', ').sort()).toEqual(['DELETE', 'GET', 'PUT']);
-    const put = await api.request('PUT', '/users', { token: admin.token, body: {} });
-    expect(put.status).toBe(405);
-    expect(put.headers.get('allow')?.split(', ').sort()).toEqual(['GET', 'POST']);
   });
 });

@@ -21,6 +21,7 @@ export { ensureAdmin } from './modules/auth/auth.service';
 export { createOpenApiDocument } from './openapi';
 export { type Operation, operationAt, operations } from './procedures';
 export { type AppRouter, appRouter } from './router';
+export type { RouterInputs, RouterOutputs } from './types';
 export {
   appErrorOf,
   createCallerFactory,

@@ -1,15 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { expect } from 'vitest';
-import type { Client, SignedIn, TestApi } from './harness';
+import type { ErrorCode, RouterOutputs } from '@music/api-router';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { type Client, type SignedIn, startTestApi, type TestApi } from './harness';
 
 /** Helpers for the catalogue's HTTP tests: records made through the API, fresh names each time. */
 
 export const DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-export const error = (code: string) => ({ code, message: expect.any(String) });
+export const error = (code: ErrorCode) => ({ code, message: expect.any(String) });
 export const validation = (fields: string[]) => ({
-  code: 'VALIDATION_FAILED',
+  code: 'VALIDATION_FAILED' satisfies ErrorCode,
   message: expect.any(String),
   errors: fields.map((field) => ({ field, message: expect.any(String) })),
 });
@@ -19,38 +20,10 @@ export function tag(): string {
   return randomBytes(5).toString('hex');
 }
 
-export interface Artist {
-  id: string;
-  name: string;
-  bio: string | null;
-  userId: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface Song {
-  id: string;
-  title: string;
-  album: string | null;
-  genre: string | null;
-  duration: number;
-  releaseYear: number | null;
-  artistIds: string[];
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface Playlist {
-  id: string;
-  userId: string;
-  name: string;
-  description: string | null;
-  isPublic: boolean;
-  songIds: string[];
-  songCount: number;
-  createdAt: string;
-  updatedAt: string;
-}
+/** The API's records as the router declares them (never restated here). */
+export type Artist = RouterOutputs['artists']['get'];
+export type Song = RouterOutputs['songs']['get'];
+export type Playlist = RouterOutputs['playlists']['get'];
 
 async function created<T>(
   client: Client,
@@ -82,14 +55,71 @@ export async function makeArtistAccount(api: TestApi, admin: SignedIn) {
   return { account, artist };
 }
 
-/** Every route answers 401 without a token and with a malformed one, whatever the body. */
-export async function expectTokenRequired(api: Client, routes: Array<[string, string]>): Promise<void> {
-  for (const [method, path] of routes) {
-    for (const token of [undefined, 'not-a-jwt']) {
-      const body = method === 'GET' ? undefined : { unknownField: true };
-      const res = await api.request(method, path, { token, body });
-      expect(res.status, `${method} ${path}`).toBe(401);
-      expect(res.body).toEqual(error('UNAUTHORIZED'));
-    }
-  }
+/** Who the catalogue suites act as: an admin, a listener, and two artist accounts with their artists. */
+export interface CatalogueWorld {
+  api: TestApi;
+  admin: SignedIn;
+  user: SignedIn;
+  /** An `artist` account managing `managed`. */
+  manager: SignedIn;
+  managed: Artist;
+  /** Another `artist` account managing `otherArtist`. */
+  otherManager: SignedIn;
+  otherArtist: Artist;
+}
+
+/**
+ * A test API of this file's own, started before its tests and closed after them, with the
+ * accounts of CatalogueWorld: read them from the returned object inside tests.
+ */
+export function catalogueWorld(): CatalogueWorld {
+  const world = {} as CatalogueWorld;
+  beforeAll(async () => {
+    const api = await startTestApi();
+    const admin = await api.signUp('admin');
+    const user = await api.signUp('user');
+    const mine = await makeArtistAccount(api, admin);
+    const other = await makeArtistAccount(api, admin);
+    Object.assign(world, {
+      api,
+      admin,
+      user,
+      manager: mine.account,
+      managed: mine.artist,
+      otherManager: other.account,
+      otherArtist: other.artist,
+    });
+  });
+  afterAll(() => world.api?.close());
+  return world;
+}
+
+/** The playlist suites' world: an admin, a playlist owner, another listener and four songs. */
+export interface PlaylistWorld {
+  api: TestApi;
+  admin: SignedIn;
+  owner: SignedIn;
+  other: SignedIn;
+  songs: Song[];
+  /** The ids of the first `n` songs. */
+  ids(n: number): string[];
+}
+
+export function playlistWorld(): PlaylistWorld {
+  const world = { ids: (n: number) => world.songs.slice(0, n).map((s) => s.id) } as PlaylistWorld;
+  beforeAll(async () => {
+    const api = await startTestApi();
+    const admin = await api.signUp('admin');
+    const songs: Song[] = [];
+    for (let i = 0; i < 4; i++) songs.push(await makeSong(api, admin, { title: `Track ${i}` }));
+    Object.assign(world, {
+      api,
+      admin,
+      owner: await api.signUp('user'),
+      other: await api.signUp('user'),
+      songs,
+    });
+  });
+  afterAll(() => world.api?.close());
+  return world;
 }

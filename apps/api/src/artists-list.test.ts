@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { type Artist, catalogueWorld, makeArtist, tag } from './testing/catalogue';
+
+const w = catalogueWorld();
+
+describe('GET /v1/artists', () => {
+  it('filters by the managing account with userId (an extension)', async () => {
+    const account = await w.api.signUp('artist');
+    const mine = await makeArtist(w.api, w.admin, { userId: account.id });
+    await makeArtist(w.api, w.admin);
+    const res = await w.api.request('GET', `/artists?userId=${account.id}`, { token: account.token });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ data: [mine], pagination: { page: 1, limit: 20, total: 1 } });
+    const bad = await w.api.request('GET', '/artists?userId=nope', { token: account.token });
+    expect(bad.status).toBe(400);
+  });
+
+  it('lists by name, then id, filtered by a case-insensitive substring', async () => {
+    const t = tag();
+    const names = [`b ${t}`, `a ${t}`, `c ${t} upper`, `b ${t}`];
+    const made = [];
+    for (const name of names) made.push(await makeArtist(w.api, w.admin, { name }));
+    await makeArtist(w.api, w.admin, { name: `b ${t}` }); // same name: the id breaks the tie
+    const res = await w.api.request<{ data: Artist[]; pagination: unknown }>(
+      'GET',
+      `/artists?search=${t.toUpperCase()}&limit=100`,
+      { token: w.user.token },
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.pagination).toEqual({ page: 1, limit: 100, total: 5 });
+    const listed = res.body.data;
+    const sorted = [...listed].sort((a, b) =>
+      a.name === b.name ? (a.id < b.id ? -1 : 1) : a.name < b.name ? -1 : 1,
+    );
+    expect(listed.map((a) => a.id)).toEqual(sorted.map((a) => a.id));
+    expect(listed[0]).toEqual(made[1]);
+    const upper = await w.api.request('GET', `/artists?search=${encodeURIComponent(`${t} UPP`)}`, {
+      token: w.user.token,
+    });
+    expect(upper.body.data.map((a: Artist) => a.id)).toEqual([made[2]!.id]);
+  });
+
+  it('pages stably without duplicates, and past the end gives [] with the true total', async () => {
+    const t = tag();
+    for (let i = 0; i < 7; i++) await makeArtist(w.api, w.admin, { name: `Same ${t}` });
+    const seen: string[] = [];
+    for (let page = 1; page <= 3; page++) {
+      const res = await w.api.request('GET', `/artists?search=${t}&limit=3&page=${page}`, {
+        token: w.user.token,
+      });
+      expect(res.body.pagination).toEqual({ page, limit: 3, total: 7 });
+      seen.push(...res.body.data.map((a: Artist) => a.id));
+    }
+    expect(seen).toHaveLength(7);
+    expect(new Set(seen).size).toBe(7);
+    expect(seen).toEqual([...seen].sort());
+    const past = await w.api.request('GET', `/artists?search=${t}&limit=3&page=4`, { token: w.user.token });
+    expect(past.status).toBe(200);
+    expect(past.body).toEqual({ data: [], pagination: { page: 4, limit: 3, total: 7 } });
+  });
+
+  it('defaults to page 1 and 20 items, accepts limit 100', async () => {
+    for (let i = 0; i < 21; i++) await makeArtist(w.api, w.admin);
+    const first = await w.api.request('GET', '/artists', { token: w.user.token });
+    expect(first.body.data).toHaveLength(20);
+    expect(first.body.pagination).toMatchObject({ page: 1, limit: 20 });
+    expect(first.body.pagination.total).toBeGreaterThanOrEqual(21);
+    const all = await w.api.request('GET', '/artists?limit=100', { token: w.user.token });
+    expect(all.status).toBe(200);
+    expect(all.body.data.length).toBe(Math.min(100, all.body.pagination.total));
+  });
+});
