@@ -21,7 +21,6 @@ export { ensureAdmin } from './modules/auth/auth.service';
 export { createOpenApiDocument } from './openapi';
 export { type Operation, operationAt, operations } from './procedures';
 export { type AppRouter, appRouter } from './router';
-export type { RouterInputs, RouterOutputs } from './types';
 export {
   appErrorOf,
   createCallerFactory,
@@ -30,3 +29,4 @@ export {
   type RouteMeta,
   rpcErrorShape,
 } from './trpc';
+export type { RouterInputs, RouterOutputs } from './types';

@@ -9,21 +9,21 @@ export {
   migrateToLatest,
   type ReleaseMigration,
 } from './migrate';
+// Each repository both by name and as a namespace (the services: `songs.findSongById(db, id)`).
 export * from './repositories/artists';
+export * as artists from './repositories/artists';
 export * from './repositories/housekeeping';
+export * as housekeeping from './repositories/housekeeping';
 export * from './repositories/locks';
 export * from './repositories/login-throttle';
+export * as loginThrottle from './repositories/login-throttle';
 export * from './repositories/playlists';
+export * as playlists from './repositories/playlists';
 export { countRows } from './repositories/row-counts';
 export * from './repositories/sessions';
-export * from './repositories/songs';
-export * from './repositories/users';
-export type * from './schema';
-// The repositories as namespaces, for the services (`songs.findSongById(db, id)`).
-export * as artists from './repositories/artists';
-export * as housekeeping from './repositories/housekeeping';
-export * as loginThrottle from './repositories/login-throttle';
-export * as playlists from './repositories/playlists';
 export * as sessions from './repositories/sessions';
+export * from './repositories/songs';
 export * as songs from './repositories/songs';
+export * from './repositories/users';
 export * as users from './repositories/users';
+export type * from './schema';
