@@ -11,10 +11,8 @@ import {
   singleStatementRunner,
 } from './pg-driver';
 import { PGliteDialect } from './pglite-dialect';
-import type { Database as Schema } from './schema';
+import type { Db, Database as Schema } from './schema';
 import { registerDirectStatements } from './sql';
-
-export type Db = Kysely<Schema>;
 
 export interface DatabaseConfig {
   /** A PostgreSQL URL; when absent the embedded database is used. */

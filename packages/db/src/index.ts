@@ -1,4 +1,4 @@
-export { connectionBudget, createDatabase, type Database, type DatabaseConfig, type Db } from './client';
+export { connectionBudget, createDatabase, type Database, type DatabaseConfig } from './client';
 export { isDatabaseUnavailable, isForeignKeyViolation, isUniqueViolation } from './errors';
 export { isUuid, uuidv7 } from './ids';
 export { likeContains } from './like';

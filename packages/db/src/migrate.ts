@@ -1,17 +1,8 @@
 import { type Kysely, sql } from 'kysely';
 import { type Migration, type MigrationResultSet, Migrator } from 'kysely/migration';
-import { migrations as releaseMigrations } from './migrations';
+import { type ReleaseMigration, migrations as releaseMigrations } from './migrations';
 
-/**
- * A migration, and whether it is additive: it only adds (tables, nullable or defaulted columns,
- * indexes, functions) what the previous release neither reads nor must write, so instances of
- * that release keep working on a database that has it. Marked with `export const additive =
- * true` in the migration's file; the mark is recorded in the database as the migration runs, so
- * an older release, which has never seen the file, can read it there.
- */
-export interface ReleaseMigration extends Migration {
-  additive?: boolean;
-}
+export type { ReleaseMigration };
 
 export interface MigrationReport {
   /** Migrations this run applied. */

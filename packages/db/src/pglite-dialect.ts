@@ -1,6 +1,7 @@
 import type { PGlite } from '@electric-sql/pglite';
 import {
   CompiledQuery,
+  createQueryId,
   type DatabaseConnection,
   type DatabaseIntrospector,
   type Dialect,
@@ -12,6 +13,7 @@ import {
   PostgresQueryCompiler,
   type QueryCompiler,
   type QueryResult,
+  sql,
 } from 'kysely';
 import { mayWrite } from './prepared';
 
@@ -68,14 +70,14 @@ class PGliteDriver implements Driver {
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('rollback'));
   }
-  async savepoint(connection: DatabaseConnection, name: string): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw(`savepoint "${name}"`));
+  async savepoint(connection: DatabaseConnection, name: string, compile: Compile): Promise<void> {
+    await connection.executeQuery(savepointCommand('savepoint', name, compile));
   }
-  async rollbackToSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw(`rollback to savepoint "${name}"`));
+  async rollbackToSavepoint(connection: DatabaseConnection, name: string, compile: Compile): Promise<void> {
+    await connection.executeQuery(savepointCommand('rollback to savepoint', name, compile));
   }
-  async releaseSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw(`release savepoint "${name}"`));
+  async releaseSavepoint(connection: DatabaseConnection, name: string, compile: Compile): Promise<void> {
+    await connection.executeQuery(savepointCommand('release savepoint', name, compile));
   }
 
   async releaseConnection(): Promise<void> {
@@ -87,6 +89,13 @@ class PGliteDriver implements Driver {
   async destroy(): Promise<void> {
     await this.#queue;
   }
+}
+
+type Compile = QueryCompiler['compileQuery'];
+
+/** The name goes through the compiler as an identifier (quoted and escaped), as in Kysely's PostgresDriver. */
+function savepointCommand(command: string, name: string, compile: Compile): CompiledQuery {
+  return compile(sql`${sql.raw(command)} ${sql.id(name)}`.toOperationNode(), createQueryId());
 }
 
 class PGliteConnection implements DatabaseConnection {

@@ -1,4 +1,12 @@
-import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type {
+  ColumnType,
+  Generated,
+  GeneratedAlways,
+  Insertable,
+  Kysely,
+  Selectable,
+  Updateable,
+} from 'kysely';
 
 /** Table types, kept in step with ./migrations (which are the source of truth). */
 
@@ -13,7 +21,8 @@ export interface UsersTable {
   /** Trimmed and lower-cased before it is stored; unique. */
   email: string;
   password_hash: string;
-  role: Role;
+  /** Defaults to `user`. */
+  role: Generated<Role>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }
@@ -36,7 +45,8 @@ export interface RefreshTokensTable {
 }
 
 export interface LoginFailuresTable {
-  id: Generated<string>;
+  /** bigint identity (`generated always`): pg returns it as a string. */
+  id: GeneratedAlways<string>;
   email: string;
   address: string;
   created_at: CreatedAt;
@@ -76,6 +86,12 @@ export interface SongsTable {
   release_year: number | null;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+  /**
+   * Title, album and artist names, lower-cased, one per line: written only by the triggers of the
+   * song-search migration (a plain column, not a generated one, since it reads other tables), so
+   * statements never write it. Only search reads it.
+   */
+  search_text: ColumnType<string, never, never>;
 }
 
 export interface SongArtistsTable {
@@ -89,7 +105,8 @@ export interface PlaylistsTable {
   user_id: string;
   name: string;
   description: string | null;
-  is_public: boolean;
+  /** Defaults to false. */
+  is_public: Generated<boolean>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }
@@ -108,7 +125,8 @@ export interface RowCountsTable {
 
 /** One row: moved on by every committed change to songs, song_artists or artists. */
 export interface CatalogueVersionTable {
-  id: boolean;
+  /** Always true: the table holds one row. */
+  id: Generated<boolean>;
   /** bigint: pg returns it as a string. */
   version: string;
 }
@@ -130,10 +148,14 @@ export interface Database {
   playlist_songs: PlaylistSongsTable;
 }
 
+/** The database handle every repository takes first (a transaction is one too). */
+export type Db = Kysely<Database>;
+
 export type UserRow = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type ArtistRow = Selectable<ArtistsTable>;
-export type SongRow = Selectable<SongsTable>;
+/** A song's own columns, as every song read returns them (`search_text` is for search only). */
+export type SongRow = Omit<Selectable<SongsTable>, 'search_text'>;
 export type PlaylistRow = Selectable<PlaylistsTable>;

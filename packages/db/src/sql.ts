@@ -1,5 +1,5 @@
 import { CompiledQuery, type QueryResult } from 'kysely';
-import type { Db } from './client';
+import type { Db } from './schema';
 
 type Runner = <R>(text: string, values: readonly unknown[]) => Promise<QueryResult<R>>;
 

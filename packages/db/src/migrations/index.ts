@@ -1,4 +1,4 @@
-import type { ReleaseMigration } from '../migrate';
+import type { Migration } from 'kysely/migration';
 import * as usersAndSessions from './2026-11-22T10-00-users-and-sessions';
 import * as catalogue from './2026-11-22T11-00-catalogue';
 import * as rowCounts from './2026-11-22T12-00-row-counts';
@@ -6,6 +6,17 @@ import * as songSearch from './2026-11-23T10-00-song-search';
 import * as catalogueVersion from './2026-11-23T11-00-catalogue-version';
 import * as loginThrottle from './2026-11-23T23-00-login-throttle';
 import * as housekeeping from './2026-11-23T23-10-housekeeping';
+
+/**
+ * A migration, and whether it is additive: it only adds (tables, nullable or defaulted columns,
+ * indexes, functions) what the previous release neither reads nor must write, so instances of
+ * that release keep working on a database that has it. Marked with `export const additive =
+ * true` in the migration's file; the mark is recorded in the database as the migration runs, so
+ * an older release, which has never seen the file, can read it there.
+ */
+export interface ReleaseMigration extends Migration {
+  additive?: boolean;
+}
 
 /**
  * Every migration, in order. Listed statically (not read from a folder) so the bundled API

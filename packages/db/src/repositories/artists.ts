@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
-import type { Db } from '../client';
 import { likeContains } from '../like';
-import type { ArtistRow, ArtistsTable } from '../schema';
+import type { ArtistRow, ArtistsTable, Db } from '../schema';
 import { countRows } from './row-counts';
 
 /** Named, not `*`: see USER_COLUMNS. */

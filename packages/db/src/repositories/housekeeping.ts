@@ -1,4 +1,4 @@
-import type { Db } from '../client';
+import type { Db } from '../schema';
 import { runSql } from '../sql';
 
 /**

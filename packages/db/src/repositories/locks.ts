@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../client';
+import type { Db } from '../schema';
 
 /**
  * Takes a transaction-scoped PostgreSQL advisory lock named by `key` (`db` must be a

@@ -1,5 +1,4 @@
-import type { Db } from '../client';
-import type { UserRow } from '../schema';
+import type { Db, UserRow } from '../schema';
 import { runSql } from '../sql';
 
 /** An attempt's place in its window: the count including it, and when the window ends. */

@@ -1,6 +1,6 @@
+import type { Updateable } from 'kysely';
 import { sql } from 'kysely';
-import type { Db } from '../client';
-import type { PlaylistRow, PlaylistsTable } from '../schema';
+import type { Db, PlaylistRow, PlaylistsTable } from '../schema';
 import { countRows } from './row-counts';
 
 /** Named, not `*`: see USER_COLUMNS. */
@@ -15,7 +15,7 @@ const PLAYLIST_COLUMNS = [
 ] as const;
 
 export type NewPlaylist = Omit<PlaylistRow, 'created_at' | 'updated_at'>;
-export type PlaylistUpdate = Partial<Pick<PlaylistsTable, 'name' | 'description' | 'is_public'>>;
+export type PlaylistUpdate = Pick<Updateable<PlaylistsTable>, 'name' | 'description' | 'is_public'>;
 
 /** A playlist with its song ids in playlist order. */
 export interface PlaylistWithSongs extends PlaylistRow {

@@ -1,5 +1,4 @@
-import type { Db } from '../client';
-import type { RowCountsTable } from '../schema';
+import type { Db, RowCountsTable } from '../schema';
 import { runSql } from '../sql';
 
 /** The exact number of rows in a table, kept by triggers (see the row-counts migration). */

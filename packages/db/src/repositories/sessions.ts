@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../client';
-import type { Role } from '../schema';
+import type { Db, Role } from '../schema';
 import { runSql } from '../sql';
 
 export async function insertSession(db: Db, session: { id: string; userId: string; expiresAt: Date }) {

@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
-import type { Db } from '../client';
 import { likeContains } from '../like';
-import type { SongRow, SongsTable } from '../schema';
+import type { Db, SongRow, SongsTable } from '../schema';
 import { runSql } from '../sql';
 import { countRows } from './row-counts';
 

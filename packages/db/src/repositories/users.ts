@@ -1,5 +1,4 @@
-import type { Db } from '../client';
-import type { NewUser, Role, UserRow, UserUpdate } from '../schema';
+import type { Db, NewUser, Role, UserRow, UserUpdate } from '../schema';
 
 /**
  * Every column read is named: a column added while instances run (a rolling deploy) must not
