@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { connectionBudget, createDatabase } from './client';
 import { isDatabaseUnavailable, isUniqueViolation } from './errors';
 import { isUuid, uuidv7 } from './ids';
@@ -9,11 +9,8 @@ import { insertUser } from './repositories/users';
 import { runSql } from './sql';
 import { createTestDatabase, type TestDatabase } from './testing';
 
-let database: TestDatabase;
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(() => database?.close());
+const database: TestDatabase = await createTestDatabase();
+afterAll(() => database.close());
 
 describe(`database client (${process.env.TEST_DATABASE_URL ? 'PostgreSQL server' : 'embedded'})`, () => {
   it('applies every migration and has pg_trgm', async () => {

@@ -3,14 +3,10 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import { postgresDialect } from './dialect';
 import { checkMigrations, type MigrationReport, migrateToLatest } from './migrate';
-import {
-  type DriverOptions,
-  PipelinedPostgresDialect,
-  SharedClients,
-  singleStatementRunner,
-} from './pg-driver';
-import { PGliteDialect } from './pglite-dialect';
+import { type DriverOptions, PipelinedDriver, SharedClients, singleStatementRunner } from './pg-driver';
+import { PGliteDriver } from './pglite-dialect';
 import type { Db, Database as Schema } from './schema';
 import { registerDirectStatements } from './sql';
 
@@ -103,7 +99,7 @@ function createPostgres(databaseUrl: string, config: DatabaseConfig): Database {
     prepared: !behindPooler,
     transactionPrelude: behindPooler ? `; set local statement_timeout = ${Math.floor(statementTimeout)}` : '',
   };
-  const db = new Kysely<Schema>({ dialect: new PipelinedPostgresDialect(options) });
+  const db = new Kysely<Schema>({ dialect: postgresDialect(() => new PipelinedDriver(options)) });
   registerDirectStatements(db, singleStatementRunner(options));
 
   /**
@@ -139,7 +135,7 @@ function createPostgres(databaseUrl: string, config: DatabaseConfig): Database {
 async function createEmbedded(dataDir: string | undefined): Promise<Database> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const client = await PGlite.create({ ...(dataDir ? { dataDir } : {}), extensions: { pg_trgm } });
-  const db = new Kysely<Schema>({ dialect: new PGliteDialect(client) });
+  const db = new Kysely<Schema>({ dialect: postgresDialect(() => new PGliteDriver(client)) });
   return {
     db,
     kind: 'embedded',

@@ -1,15 +1,7 @@
 import {
   CompiledQuery,
   type DatabaseConnection,
-  type DatabaseIntrospector,
-  type Dialect,
-  type DialectAdapter,
   type Driver,
-  type Kysely,
-  PostgresAdapter,
-  PostgresIntrospector,
-  PostgresQueryCompiler,
-  type QueryCompiler,
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
@@ -50,22 +42,6 @@ export interface DriverOptions {
   prepared: boolean;
   /** Sent with `begin`, in the same round trip (behind a pooler: the statement timeout). */
   transactionPrelude: string;
-}
-
-export class PipelinedPostgresDialect implements Dialect {
-  constructor(private readonly options: DriverOptions) {}
-  createAdapter(): DialectAdapter {
-    return new PostgresAdapter();
-  }
-  createDriver(): Driver {
-    return new PipelinedDriver(this.options);
-  }
-  createQueryCompiler(): QueryCompiler {
-    return new PostgresQueryCompiler();
-  }
-  createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
-    return new PostgresIntrospector(db);
-  }
 }
 
 /** A fixed number of pipelined clients, used round robin, replaced when their connection dies. */
@@ -247,7 +223,7 @@ class LazyConnection implements DatabaseConnection {
   }
 }
 
-class PipelinedDriver implements Driver {
+export class PipelinedDriver implements Driver {
   constructor(private readonly options: DriverOptions) {}
 
   async init(): Promise<void> {}

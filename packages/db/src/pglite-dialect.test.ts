@@ -1,14 +1,11 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { createDatabase, type Database } from './client';
 import { uuidv7 } from './ids';
 import { insertArtist } from './repositories/artists';
 
-let database: Database;
-beforeAll(async () => {
-  database = await createDatabase({});
-  await database.migrate();
-});
-afterAll(() => database?.close());
+const database: Database = await createDatabase({});
+afterAll(() => database.close());
+await database.migrate();
 
 it('quotes savepoint names: a name cannot end the statement', async () => {
   const name = 'sp"; drop table songs; --';

@@ -3,14 +3,7 @@ import {
   CompiledQuery,
   createQueryId,
   type DatabaseConnection,
-  type DatabaseIntrospector,
-  type Dialect,
-  type DialectAdapter,
   type Driver,
-  type Kysely,
-  PostgresAdapter,
-  PostgresIntrospector,
-  PostgresQueryCompiler,
   type QueryCompiler,
   type QueryResult,
   sql,
@@ -23,23 +16,7 @@ import { mayWrite } from './prepared';
  * BEGIN to COMMIT and other queries queue behind it, exactly as they would wait for a pooled
  * connection on a real server.
  */
-export class PGliteDialect implements Dialect {
-  constructor(private readonly client: PGlite) {}
-  createAdapter(): DialectAdapter {
-    return new PostgresAdapter();
-  }
-  createDriver(): Driver {
-    return new PGliteDriver(this.client);
-  }
-  createQueryCompiler(): QueryCompiler {
-    return new PostgresQueryCompiler();
-  }
-  createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
-    return new PostgresIntrospector(db);
-  }
-}
-
-class PGliteDriver implements Driver {
+export class PGliteDriver implements Driver {
   #queue: Promise<void> = Promise.resolve();
   #release: (() => void) | undefined;
   readonly #connection: PGliteConnection;

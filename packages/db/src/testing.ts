@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { createDatabase, type Database } from './client';
+import { uuidv7 } from './ids';
+import type { NewSong } from './repositories/songs';
 
 const PREFIX = 'music_test_';
 const STALE_AFTER_MS = 2 * 60 * 60 * 1000;
@@ -106,4 +108,9 @@ async function dropStaleDatabases(admin: pg.Client): Promise<void> {
       await admin.query(`drop database if exists "${datname}" with (force)`).catch(() => {});
     }
   }
+}
+
+/** A new song row with a fresh id: the title, and any of the optional columns given. */
+export function songRow(title: string, fields: Partial<Omit<NewSong, 'id' | 'title'>> = {}): NewSong {
+  return { id: uuidv7(), title, album: null, genre: null, duration: 60, release_year: null, ...fields };
 }

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { uuidv7 } from '../ids';
 import { createTestDatabase, type TestDatabase } from '../testing';
 import { claimHousekeeping, hurryHousekeeping, removeExpired } from './housekeeping';
@@ -7,11 +7,8 @@ import { countSignInAttempt } from './login-throttle';
 import { insertRefreshToken, insertSession, revokeSession } from './sessions';
 import { insertUser } from './users';
 
-let database: TestDatabase;
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(() => database?.close());
+const database: TestDatabase = await createTestDatabase();
+afterAll(() => database.close());
 
 describe('housekeeping', () => {
   it('lets exactly one of many simultaneous claimers run a period', async () => {

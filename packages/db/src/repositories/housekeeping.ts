@@ -1,5 +1,6 @@
+import { type Expression, sql } from 'kysely';
 import type { Db } from '../schema';
-import { runSql } from '../sql';
+import { type Statement, secondsAgo, secondsFromNow, statement } from '../sql';
 
 /**
  * Claims this period of a clean-up job: true for exactly one caller per period, whatever the
@@ -8,31 +9,42 @@ import { runSql } from '../sql';
  * Due and next are measured on the database's clock.
  */
 export async function claimHousekeeping(db: Db, job: string, periodSeconds: number): Promise<boolean> {
-  const { rows } = await runSql<{ job: string }>(
-    db,
-    `insert into housekeeping as h (job, next_run_at, last_run_at)
-       values ($1, now() + make_interval(secs => $2), now())
-     on conflict (job) do update set next_run_at = excluded.next_run_at, last_run_at = now()
-       where h.next_run_at <= now()
-     returning h.job`,
-    [job, periodSeconds],
-  );
+  const { rows } = await claimStatement.run(db, { job, periodSeconds });
   return rows.length === 1;
 }
 
+const claimStatement = statement((db, p: { job: string; periodSeconds: number }) =>
+  db
+    .insertInto('housekeeping')
+    .values({ job: p.job, next_run_at: secondsFromNow(p.periodSeconds), last_run_at: sql`now()` })
+    .onConflict((oc) =>
+      oc
+        .column('job')
+        .doUpdateSet({ next_run_at: (eb) => eb.ref('excluded.next_run_at'), last_run_at: sql`now()` })
+        .where('housekeeping.next_run_at', '<=', sql<Date>`now()`),
+    )
+    .returning('job'),
+);
+
 /** Brings the job's next run forward (a run that hit its bound left work behind). */
-export async function hurryHousekeeping(db: Db, job: string, inSeconds: number): Promise<void> {
-  await runSql(
-    db,
-    `update housekeeping set next_run_at = least(next_run_at, now() + make_interval(secs => $2))
-      where job = $1`,
-    [job, inSeconds],
-  );
+export async function hurryHousekeeping(db: Db, job: string, seconds: number): Promise<void> {
+  await hurryStatement.run(db, { job, inSeconds: seconds });
 }
 
+const hurryStatement = statement((db, p: { job: string; inSeconds: number }) =>
+  db
+    .updateTable('housekeeping')
+    .set({ next_run_at: sql`least(next_run_at, ${secondsFromNow(p.inSeconds)})` })
+    .where('job', '=', p.job),
+);
+
 export async function recordHousekeeping(db: Db, job: string, removed: number): Promise<void> {
-  await runSql(db, 'update housekeeping set last_removed = $2 where job = $1', [job, removed]);
+  await recordStatement.run(db, { job, removed });
 }
+
+const recordStatement = statement((db, p: { job: string; removed: number }) =>
+  db.updateTable('housekeeping').set({ last_removed: p.removed }).where('job', '=', p.job),
+);
 
 /** What one clean-up run removed, per kind of record. */
 export interface Removed {
@@ -55,37 +67,79 @@ export async function removeExpired(
   db: Db,
   args: { limit: number; throttleWindowSeconds: number },
 ): Promise<Removed> {
-  const sessions = await deleted(
-    db,
-    `delete from sessions where id = any(array(
-       select id from sessions where expires_at < now() or revoked_at is not null limit $1))
-       and (expires_at < now() or revoked_at is not null)`,
-    [args.limit],
-  );
-  const refreshTokens = await deleted(
-    db,
-    `delete from refresh_tokens where token_hash = any(array(
-       select token_hash from refresh_tokens where expires_at < now() limit $1))`,
-    [args.limit],
-  );
-  const throttleWindows = await deleted(
-    db,
-    `delete from login_throttle where (scope, subject) in (
-       select scope, subject from login_throttle
-        where window_started_at <= now() - make_interval(secs => $2) limit $1)
-       and window_started_at <= now() - make_interval(secs => $2)`,
-    [args.limit, args.throttleWindowSeconds],
-  );
-  const loginFailures = await deleted(
-    db,
-    `delete from login_failures where id = any(array(
-       select id from login_failures where created_at <= now() - make_interval(secs => $2) limit $1))`,
-    [args.limit, args.throttleWindowSeconds],
-  );
+  const sessions = await deleted(db, removeSessions, args);
+  const refreshTokens = await deleted(db, removeRefreshTokens, args);
+  const throttleWindows = await deleted(db, removeThrottleWindows, args);
+  const loginFailures = await deleted(db, removeLoginFailures, args);
   return { sessions, refreshTokens, throttleWindows, loginFailures };
 }
 
-async function deleted(db: Db, text: string, values: unknown[]): Promise<number> {
-  const result = await runSql(db, text, values);
+type RemoveArgs = { limit: number; throttleWindowSeconds: number };
+
+/** `= any(array(subquery))`: the keys a bounded subquery picked, evaluated once before the delete. */
+const anyOf = (subquery: Expression<unknown>) => sql<string>`any(array(${subquery}))`;
+
+/** The oldest `limit` of them is picked by id, and the condition re-checked on the rows deleted. */
+const removeSessions = statement((db, p: RemoveArgs) => {
+  const dead = sql<boolean>`(expires_at < now() or revoked_at is not null)`;
+  return db
+    .deleteFrom('sessions')
+    .where('id', '=', anyOf(db.selectFrom('sessions').select('id').where(dead).limit(p.limit)))
+    .where(dead);
+});
+
+const removeRefreshTokens = statement((db, p: RemoveArgs) =>
+  db
+    .deleteFrom('refresh_tokens')
+    .where(
+      'token_hash',
+      '=',
+      anyOf(
+        db
+          .selectFrom('refresh_tokens')
+          .select('token_hash')
+          .where('expires_at', '<', sql<Date>`now()`)
+          .limit(p.limit),
+      ),
+    ),
+);
+
+const removeThrottleWindows = statement((db, p: RemoveArgs) => {
+  const ended = sql<boolean>`window_started_at <= ${secondsAgo(p.throttleWindowSeconds)}`;
+  return db
+    .deleteFrom('login_throttle')
+    .where((eb) =>
+      eb(
+        eb.refTuple('scope', 'subject'),
+        'in',
+        eb
+          .selectFrom('login_throttle')
+          .select(['scope', 'subject'])
+          .where(ended)
+          .limit(p.limit)
+          .$asTuple('scope', 'subject'),
+      ),
+    )
+    .where(ended);
+});
+
+const removeLoginFailures = statement((db, p: RemoveArgs) =>
+  db
+    .deleteFrom('login_failures')
+    .where(
+      'id',
+      '=',
+      anyOf(
+        db
+          .selectFrom('login_failures')
+          .select('id')
+          .where('created_at', '<=', secondsAgo(p.throttleWindowSeconds))
+          .limit(p.limit),
+      ),
+    ),
+);
+
+async function deleted(db: Db, remove: Statement<RemoveArgs, unknown>, args: RemoveArgs): Promise<number> {
+  const result = await remove.run(db, args);
   return Number(result.numAffectedRows ?? 0n);
 }

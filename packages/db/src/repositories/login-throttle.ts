@@ -1,5 +1,6 @@
+import { sql } from 'kysely';
 import type { Db, UserRow } from '../schema';
-import { runSql } from '../sql';
+import { secondsAgo, statement } from '../sql';
 
 /** An attempt's place in its window: the count including it, and when the window ends. */
 export interface ThrottleWindow {
@@ -28,47 +29,59 @@ export interface SignInAttempt {
  * The two rows are always locked in the same order (email, then address), so concurrent
  * attempts cannot deadlock on them.
  */
-const COUNT_ATTEMPT_SQL = `with attempt as (
-    insert into login_throttle as t (scope, subject, window_started_at, attempts)
-    values ('email', $1, now(), 1), ('address', $2, now(), 1)
-    on conflict (scope, subject) do update set
-      window_started_at = case when t.window_started_at <= now() - make_interval(secs => $3)
-                               then now() else t.window_started_at end,
-      attempts = case when t.window_started_at <= now() - make_interval(secs => $3)
-                      then 1 else t.attempts + 1 end
-    returning t.scope, t.attempts,
-      greatest(1, ceil(extract(epoch from t.window_started_at + make_interval(secs => $3) - now())))::int
-        as retry_after
-  )
-  select u.id, u.username, u.email, u.password_hash, u.role, u.created_at, u.updated_at,
-    e.attempts as email_attempts, e.retry_after as email_retry_after,
-    a.attempts as address_attempts, a.retry_after as address_retry_after
-  from (select attempts, retry_after from attempt where scope = 'email') e
-  cross join (select attempts, retry_after from attempt where scope = 'address') a
-  left join users u on u.email = $1`;
-
-/** The account's columns are typed as present: they are read only when `id` is not null. */
-interface AttemptRow extends Omit<UserRow, 'id'> {
-  id: string | null;
-  email_attempts: number;
-  email_retry_after: number;
-  address_attempts: number;
-  address_retry_after: number;
-}
+const countAttemptStatement = statement(
+  (db, p: { email: string; address: string; windowSeconds: number }) => {
+    const windowEnded = sql<boolean>`login_throttle.window_started_at <= ${secondsAgo(p.windowSeconds)}`;
+    const secondsLeft = sql<number>`greatest(1, ceil(extract(epoch from
+    login_throttle.window_started_at + make_interval(secs => ${p.windowSeconds}) - now())))::int`;
+    return db
+      .with('attempt', (db) =>
+        db
+          .insertInto('login_throttle')
+          .values([
+            { scope: 'email', subject: p.email, window_started_at: sql`now()`, attempts: 1 },
+            { scope: 'address', subject: p.address, window_started_at: sql`now()`, attempts: 1 },
+          ])
+          .onConflict((oc) =>
+            oc.columns(['scope', 'subject']).doUpdateSet({
+              window_started_at: sql`case when ${windowEnded} then now() else login_throttle.window_started_at end`,
+              attempts: sql`case when ${windowEnded} then 1 else login_throttle.attempts + 1 end`,
+            }),
+          )
+          .returning(['scope', 'attempts', secondsLeft.as('retry_after')]),
+      )
+      .selectFrom((eb) =>
+        eb.selectFrom('attempt').select(['attempts', 'retry_after']).where('scope', '=', 'email').as('e'),
+      )
+      .crossJoin((eb) =>
+        eb.selectFrom('attempt').select(['attempts', 'retry_after']).where('scope', '=', 'address').as('a'),
+      )
+      .leftJoin('users as u', (join) => join.on('u.email', '=', p.email))
+      .select([
+        'u.id',
+        'u.username',
+        'u.email',
+        'u.password_hash',
+        'u.role',
+        'u.created_at',
+        'u.updated_at',
+        'e.attempts as email_attempts',
+        'e.retry_after as email_retry_after',
+        'a.attempts as address_attempts',
+        'a.retry_after as address_retry_after',
+      ]);
+  },
+);
 
 export async function countSignInAttempt(
   db: Db,
   args: { email: string; address: string; windowSeconds: number },
 ): Promise<SignInAttempt> {
-  const { rows } = await runSql<AttemptRow>(db, COUNT_ATTEMPT_SQL, [
-    args.email,
-    args.address,
-    args.windowSeconds,
-  ]);
-  const { id, email_attempts, email_retry_after, address_attempts, address_retry_after, ...account } =
-    rows[0]!;
+  const { rows } = await countAttemptStatement.run(db, args);
+  const { email_attempts, email_retry_after, address_attempts, address_retry_after, ...account } = rows[0]!;
   return {
-    user: id === null ? undefined : { id, ...account },
+    // A left join: the account's columns are all there exactly when its id is.
+    user: account.id === null ? undefined : (account as UserRow),
     email: { attempts: email_attempts, retryAfterSeconds: email_retry_after },
     address: { attempts: address_attempts, retryAfterSeconds: address_retry_after },
   };
@@ -80,10 +93,14 @@ export async function countSignInAttempt(
  * email's window was cleared, so no statement ever locks the address row before an email row.
  */
 export async function uncountSignInAttempt(db: Db, address: string): Promise<void> {
-  await runSql(
-    db,
-    `update login_throttle set attempts = attempts - 1
-      where scope = 'address' and subject = $1 and attempts > 0`,
-    [address],
-  );
+  await uncountStatement.run(db, { address });
 }
+
+const uncountStatement = statement((db, p: { address: string }) =>
+  db
+    .updateTable('login_throttle')
+    .set((eb) => ({ attempts: eb('attempts', '-', 1) }))
+    .where('scope', '=', 'address')
+    .where('subject', '=', p.address)
+    .where('attempts', '>', 0),
+);

@@ -1,14 +1,11 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { uuidv7 } from '../ids';
 import { createTestDatabase, type TestDatabase } from '../testing';
 import { countRows } from './row-counts';
 
-let database: TestDatabase;
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(() => database?.close());
+const database: TestDatabase = await createTestDatabase();
+afterAll(() => database.close());
 
 async function exact(table: 'songs' | 'artists') {
   const { rows } = await sql<{ n: number }>`select count(*)::int as n from ${sql.table(table)}`.execute(

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { uuidv7 } from '../ids';
 import { createTestDatabase, type TestDatabase } from '../testing';
 import { countSignInAttempt, uncountSignInAttempt } from './login-throttle';
@@ -12,11 +12,8 @@ import {
 } from './sessions';
 import { deleteUser, insertUser, updateUser } from './users';
 
-let database: TestDatabase;
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(() => database?.close());
+const database: TestDatabase = await createTestDatabase();
+afterAll(() => database.close());
 
 async function userWithSession(expiresInMs = 60_000) {
   const id = uuidv7();

@@ -2,21 +2,22 @@ import { CompiledQuery, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uuidv7 } from '../ids';
-import { createTestDatabase, type TestDatabase } from '../testing';
+import { createTestDatabase, songRow, type TestDatabase } from '../testing';
 import { deleteArtist, insertArtist, updateArtist } from './artists';
 import {
   findSongsWithArtists,
   insertSong,
-  listSongIds,
+  searchSongIds,
   setSongArtists,
   songSearchQuery,
   unlinkSongArtist,
   updateSong,
 } from './songs';
 
-let database: TestDatabase;
+const database: TestDatabase = await createTestDatabase();
+afterAll(() => database.close());
+
 beforeAll(async () => {
-  database = await createTestDatabase();
   // 100k songs and 1k artists, each song linked to one artist: enough rows that the planner
   // prefers an index whenever one can serve the query. On a server, seeded over a plain
   // connection of its own: on a busy machine the seeding alone can outlast the API's timeouts.
@@ -45,7 +46,6 @@ beforeAll(async () => {
     for (const text of seed) await sql.raw(text).execute(database.db);
   }
 }, 120_000);
-afterAll(() => database?.close());
 
 async function plan(query: { compile(): CompiledQuery }): Promise<string> {
   const compiled = query.compile();
@@ -71,7 +71,7 @@ describe(`song search on 100k songs (${process.env.TEST_DATABASE_URL ? 'PostgreS
       expect(page, text).toMatch(/Bitmap Index Scan on songs_search_text_trgm_idx/);
     }
 
-    const found = await listSongIds(database.db, { search: search.toUpperCase(), limit: 20, offset: 0 });
+    const found = await searchSongIds(database.db, { search: search.toUpperCase(), limit: 20, offset: 0 });
     expect(found.total).toBe(1);
     const [song] = await findSongsWithArtists(database.db, found.ids);
     expect(song?.title).toContain(search);
@@ -80,7 +80,7 @@ describe(`song search on 100k songs (${process.env.TEST_DATABASE_URL ? 'PostgreS
 
   it('finds songs by an artist name through the same query', async () => {
     const { rows } = await sql<{ t: string }>`select ${term(7, 'artist')} as t`.execute(database.db);
-    const found = await listSongIds(database.db, { search: rows[0]!.t, limit: 100, offset: 0 });
+    const found = await searchSongIds(database.db, { search: rows[0]!.t, limit: 100, offset: 0 });
     expect(found.total).toBe(100);
     expect(found.ids).toHaveLength(100);
   });
@@ -90,19 +90,12 @@ describe(`song search on 100k songs (${process.env.TEST_DATABASE_URL ? 'PostgreS
     const titles = ['100% pure', '1000 pure', 'snake_case', 'snakeXcase', 'back\\slash', 'backslash'];
     const ids: string[] = [];
     for (const title of titles) {
-      const song = await insertSong(database.db, {
-        id: uuidv7(),
-        title,
-        album: null,
-        genre: null,
-        duration: 60,
-        release_year: null,
-      });
+      const song = await insertSong(database.db, songRow(title));
       await setSongArtists(database.db, song.id, [artist.id]);
       ids.push(song.id);
     }
     const search = async (text: string) =>
-      (await listSongIds(database.db, { search: text, artistId: artist.id, limit: 10, offset: 0 })).ids;
+      (await searchSongIds(database.db, { search: text, artistId: artist.id, limit: 10, offset: 0 })).ids;
     expect(await search('0%')).toEqual([ids[0]]);
     expect(await search('e_c')).toEqual([ids[2]]);
     expect(await search('k\\s')).toEqual([ids[4]]);
@@ -122,16 +115,9 @@ describe(`song search on 100k songs (${process.env.TEST_DATABASE_URL ? 'PostgreS
       bio: null,
       user_id: null,
     });
-    const song = await insertSong(database.db, {
-      id: uuidv7(),
-      title: 'Glimmerfold',
-      album: 'Wobbletide',
-      genre: null,
-      duration: 60,
-      release_year: null,
-    });
+    const song = await insertSong(database.db, songRow('Glimmerfold', { album: 'Wobbletide' }));
     const find = async (text: string) =>
-      (await listSongIds(database.db, { search: text, limit: 10, offset: 0 })).ids.includes(song.id);
+      (await searchSongIds(database.db, { search: text, limit: 10, offset: 0 })).ids.includes(song.id);
     expect(await find('glimmerFOLD')).toBe(true);
     expect(await find('wobbletide')).toBe(true);
     expect(await find('quuxband')).toBe(false);
@@ -155,7 +141,7 @@ describe(`song search on 100k songs (${process.env.TEST_DATABASE_URL ? 'PostgreS
     expect(await find('glimmerfold')).toBe(false);
     expect(await find('wobbletide')).toBe(false);
     expect(await find('shimmerfold')).toBe(true);
-    const page = await listSongIds(database.db, { search: 'shimmerfold', limit: 10, offset: 0 });
-    expect(page).toEqual({ ids: [song.id], total: 1 });
+    const page = await searchSongIds(database.db, { search: 'shimmerfold', limit: 10, offset: 0 });
+    expect(page).toEqual({ version: expect.any(String), ids: [song.id], total: 1 });
   });
 });

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { likeContains } from '../like';
 import type { Db, SongRow, SongsTable } from '../schema';
-import { runSql } from '../sql';
+import { statement } from '../sql';
 import { countRows } from './row-counts';
 
 export type NewSong = Omit<SongRow, 'created_at' | 'updated_at'>;
@@ -38,21 +38,24 @@ const SONG_COLUMNS = [
  */
 export async function findSongsWithArtists(db: Db, ids: readonly string[]): Promise<SongWithArtists[]> {
   if (ids.length === 0) return [];
-  const { rows } = await runSql<SongWithArtists>(db, SONGS_WITH_ARTISTS_SQL, [[...ids]]);
+  const { rows } = await songsWithArtistsStatement.run(db, { ids });
   const byId = new Map(rows.map((row) => [row.id, row]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
-/**
- * Written out rather than built with Kysely: it runs on every song read (the song detail is the
- * hottest operation), and building and compiling the query each time was ~5% of the API's CPU.
- */
-const SONGS_WITH_ARTISTS_SQL = `select ${SONG_COLUMNS.join(', ')},
-  coalesce((
-    select array_agg(sa.artist_id order by sa.position, sa.artist_id)::text[]
-    from song_artists sa where sa.song_id = songs.id
-  ), '{}') as artist_ids
-from songs where songs.id = any($1::uuid[])`;
+/** Compiled once: it runs on every song read (the song detail is the hottest operation). */
+const songsWithArtistsStatement = statement((db, p: { ids: readonly string[] }) =>
+  db
+    .selectFrom('songs')
+    .select(SONG_COLUMNS)
+    .select((eb) =>
+      sql<string[]>`coalesce(${eb
+        .selectFrom('song_artists as sa')
+        .select(sql<string[]>`array_agg(sa.artist_id order by sa.position, sa.artist_id)::text[]`.as('ids'))
+        .whereRef('sa.song_id', '=', 'songs.id')}, '{}')`.as('artist_ids'),
+    )
+    .where('songs.id', '=', sql<string>`any(${p.ids}::uuid[])`),
+);
 
 export async function findSongById(db: Db, id: string): Promise<SongWithArtists | undefined> {
   const [song] = await findSongsWithArtists(db, [id]);
@@ -113,11 +116,11 @@ function songCountQuery(db: Db, filters: SongFilters) {
   return filteredSongs(db, filters).select(sql<number>`count(*)::int`.as('total'));
 }
 
+/** A page of songs by filter (a search is `searchSongIds`, whose results the songs service caches). */
 export async function listSongIds(
   db: Db,
-  args: SongFilters & { limit: number; offset: number },
+  args: Omit<SongFilters, 'search'> & { limit: number; offset: number },
 ): Promise<{ ids: string[]; total: number }> {
-  if (args.search) return searchSongIds(db, args);
   const filtered = Boolean(args.genre || args.artistId);
   const [rows, total] = await Promise.all([
     songPageQuery(db, args).execute(),
@@ -154,50 +157,29 @@ export function songSearchQuery(db: Db, args: SongFilters & { limit: number; off
     ]);
 }
 
-/**
- * Search results of this process, by query, valid while the catalogue version they were
- * computed at is current. Searching is the catalogue's most expensive read (an exact total
- * over every match) and the catalogue changes far less often than it is searched: a repeated
- * search costs one primary-key read of the version instead. Exact, on every instance: a result
- * is used only when the version read now is the one it was computed at, in the same snapshot as
- * the result itself, and every committed catalogue change moves the version on. Kept per
- * database handle (tests run many databases in one process), at most SEARCH_CACHE_SIZE entries.
- */
-const SEARCH_CACHE_SIZE = 1_000;
-const searchCaches = new WeakMap<Db, Map<string, { version: string; ids: string[]; total: number }>>();
-
-async function searchSongIds(
-  db: Db,
-  args: SongFilters & { limit: number; offset: number },
-): Promise<{ ids: string[]; total: number }> {
-  let cache = searchCaches.get(db);
-  if (!cache) {
-    cache = new Map();
-    searchCaches.set(db, cache);
-  }
-  const key = JSON.stringify([
-    args.search,
-    args.genre ?? null,
-    args.artistId ?? null,
-    args.limit,
-    args.offset,
-  ]);
-  const { version } = await db.selectFrom('catalogue_version').select('version').executeTakeFirstOrThrow();
-  const cached = cache.get(key);
-  if (cached?.version === version) {
-    // Most recently used last: the first key is the one to evict.
-    cache.delete(key);
-    cache.set(key, cached);
-    return { ids: cached.ids, total: cached.total };
-  }
-  const row = await songSearchQuery(db, args)
-    .select(sql<string>`(select version from catalogue_version)`.as('version'))
+/** The catalogue's version: every committed change to songs, artists or their links moves it on. */
+export async function readCatalogueVersion(db: Db): Promise<string> {
+  // As text: a bigint, which pg gives as a string and PGlite as a number.
+  const { version } = await db
+    .selectFrom('catalogue_version')
+    .select(sql<string>`version::text`.as('version'))
     .executeTakeFirstOrThrow();
-  const result = { version: row.version, ids: row.ids, total: Number(row.total ?? 0) };
-  cache.delete(key);
-  cache.set(key, result);
-  if (cache.size > SEARCH_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
-  return { ids: result.ids, total: result.total };
+  return version;
+}
+
+/**
+ * A search's page and exact total, with the catalogue version they were computed at (read in
+ * the same statement, so in the same snapshot): a cache of search results keeps a result while
+ * that version is current.
+ */
+export async function searchSongIds(
+  db: Db,
+  args: SongFilters & { search: string; limit: number; offset: number },
+): Promise<{ version: string; ids: string[]; total: number }> {
+  const row = await songSearchQuery(db, args)
+    .select(sql<string>`(select version::text from catalogue_version)`.as('version'))
+    .executeTakeFirstOrThrow();
+  return { version: row.version, ids: row.ids, total: Number(row.total ?? 0) };
 }
 
 export async function insertSong(db: Db, song: NewSong): Promise<SongRow> {
