@@ -1,6 +1,7 @@
 import type { TokenService } from '@music/auth';
 import { parseBearer } from '@music/auth';
 import { type Db, findSessionUser, isUuid, type SessionUser } from '@music/db';
+import { SongSearchCache } from './modules/songs/search-cache';
 
 export interface Logger {
   info(message: string, fields?: Record<string, unknown>): void;
@@ -28,6 +29,13 @@ export interface Deps {
   tokens: TokenService;
   log: Logger;
   settings: Settings;
+  /** Search results over `db`, exact while the catalogue is unchanged (made by `createDeps`). */
+  searchCache: SongSearchCache;
+}
+
+/** The dependencies, with what is derived from them: the search cache over the same `db`. */
+export function createDeps(deps: Omit<Deps, 'searchCache'>): Deps {
+  return { ...deps, searchCache: new SongSearchCache(deps.db) };
 }
 
 /** Who is calling: the user behind a live session, read fresh on this request. */

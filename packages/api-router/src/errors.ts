@@ -13,7 +13,7 @@ export interface AppErrorOptions {
 
 /**
  * The one error type services throw. Its code decides the HTTP status; it knows no transport
- * (the tRPC edge, ./procedures.ts, converts it to a TRPCError and back).
+ * (the tRPC edge, ./trpc.ts, converts it to a TRPCError and back).
  */
 export class AppError extends Error {
   readonly code: ErrorCode;
@@ -52,6 +52,11 @@ export function issuesToFieldErrors(issues: readonly $ZodIssue[]): FieldError[] 
     }
     return [{ field: base.join('.'), message: issue.message }];
   });
+}
+
+/** A failure as the logs show it: its stack when it has one. */
+export function describeError(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
 }
 
 /** Seconds a client should wait before retrying while the database is unavailable. */

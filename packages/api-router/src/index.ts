@@ -3,20 +3,14 @@ export {
   authenticate,
   type Context,
   createContextInner,
+  createDeps,
   DEFAULT_SETTINGS,
   type Deps,
   type Logger,
   type RequestInfo,
   type Settings,
 } from './context';
-export {
-  AppError,
-  ERROR_CODES,
-  type ErrorCode,
-  type FieldError,
-  issuesToFieldErrors,
-  toAppError,
-} from './errors';
+export { AppError, describeError, type ErrorCode, type FieldError } from './errors';
 export { ensureAdmin } from './modules/auth/auth.service';
 export { createOpenApiDocument } from './openapi';
 export { type Operation, operationAt, operations } from './procedures';

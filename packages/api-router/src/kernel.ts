@@ -27,23 +27,42 @@ export async function loadOr404<T>(
   return row;
 }
 
+type FindExisting = (ids: readonly string[]) => Promise<Set<string>>;
+
 /**
- * Body references that must name existing records: each unknown one is a 422 on `field.N`
- * (`field` alone for a single id). Returns the ids lower-cased (UUIDs are case-insensitive).
+ * Body references that must name existing records: each unknown one is a 422 on `field.N`.
+ * Returns the ids lower-cased (UUIDs are case-insensitive).
  */
-export async function assertIdsExist(
+export function assertIdsExist(
   ids: readonly string[],
-  findExisting: (ids: readonly string[]) => Promise<Set<string>>,
+  findExisting: FindExisting,
   field: string,
   what: string,
-  single = false,
+): Promise<string[]> {
+  return assertExisting(ids, findExisting, (index) => `${field}.${index}`, what);
+}
+
+/** One body reference that must name an existing record: a 422 on `field`. Returns it lower-cased. */
+export async function assertIdExists(
+  id: string,
+  findExisting: FindExisting,
+  field: string,
+  what: string,
+): Promise<string> {
+  const [lowered] = await assertExisting([id], findExisting, () => field, what);
+  return lowered!;
+}
+
+async function assertExisting(
+  ids: readonly string[],
+  findExisting: FindExisting,
+  fieldAt: (index: number) => string,
+  what: string,
 ): Promise<string[]> {
   const lowered = ids.map((id) => id.toLowerCase());
   const existing = await findExisting(lowered);
   const missing = lowered.flatMap((id, index) =>
-    existing.has(id)
-      ? []
-      : [{ field: single ? field : `${field}.${index}`, message: `No ${what} with this id` }],
+    existing.has(id) ? [] : [{ field: fieldAt(index), message: `No ${what} with this id` }],
   );
   if (missing.length > 0) throw validationError(missing);
   return lowered;

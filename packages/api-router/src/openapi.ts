@@ -47,7 +47,7 @@ function errorResponse(code: ErrorCode): Json {
 }
 
 /** The errors an operation can answer, derived from its shape plus the ones it declares. */
-export function errorCodesOf(route: RouteMeta, isPublic: boolean, operation: Json): ErrorCode[] {
+function errorCodesOf(route: RouteMeta, isPublic: boolean, operation: Json): ErrorCode[] {
   const codes = new Set<ErrorCode>(route.errors ?? []);
   const parameters = (operation.parameters as Array<{ in: string }> | undefined) ?? [];
   if (!isPublic) codes.add('UNAUTHORIZED');

@@ -3,7 +3,14 @@ import { createTokenService, hashPassword, type TokenService } from '@music/auth
 import { type Db, insertSession, insertUser, type Role, uuidv7 } from '@music/db';
 import { createTestDatabase, type TestDatabase } from '@music/db/testing';
 import { TRPCError } from '@trpc/server';
-import { type Actor, createContextInner, DEFAULT_SETTINGS, type Deps, type Settings } from './context';
+import {
+  type Actor,
+  createContextInner,
+  createDeps,
+  DEFAULT_SETTINGS,
+  type Deps,
+  type Settings,
+} from './context';
 import { AppError } from './errors';
 import { appRouter } from './router';
 import { createCallerFactory } from './trpc';
@@ -60,12 +67,12 @@ export interface RouterHarness {
 /** Procedure tests: the real router and services on a fresh database, no HTTP. */
 export async function createRouterHarness(settings: Partial<Settings> = {}): Promise<RouterHarness> {
   const database = await createTestDatabase();
-  const deps: Deps = {
+  const deps = createDeps({
     db: database.db,
     tokens: createTokenService({ secret: randomBytes(32).toString('hex'), issuer: 'test', audience: 'test' }),
     log: silent,
     settings: { ...DEFAULT_SETTINGS, ...settings },
-  };
+  });
   return {
     database,
     deps,

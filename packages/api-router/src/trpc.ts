@@ -3,7 +3,14 @@ import { type TRPC_ERROR_CODE_KEY, TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { $ZodIssue } from 'zod/v4/core';
 import type { Context } from './context';
-import { AppError, type ErrorCode, issuesToFieldErrors, toAppError, validationError } from './errors';
+import {
+  AppError,
+  describeError,
+  type ErrorCode,
+  issuesToFieldErrors,
+  toAppError,
+  validationError,
+} from './errors';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -127,14 +134,9 @@ function mapFailure<R extends { ok: boolean; error?: unknown }>(ctx: Context, pa
   if (result.ok) return result;
   const { error, isInternal } = appErrorOf(result.error);
   if (isInternal) {
-    ctx.log.error('procedure failed', { path, requestId: ctx.requestId, error: describe(error.cause) });
+    ctx.log.error('procedure failed', { path, requestId: ctx.requestId, error: describeError(error.cause) });
   }
   return { ...result, error: toTrpcError(error) };
-}
-
-function describe(error: unknown): string {
-  const cause = error instanceof TRPCError && error.cause instanceof Error ? error.cause : error;
-  return cause instanceof Error ? (cause.stack ?? cause.message) : String(cause);
 }
 
 /** An operation anyone may call; an invalid token is ignored (the caller is anonymous). */

@@ -1,6 +1,7 @@
 import type { ArtistRow } from '@music/db';
 import { z } from 'zod';
-import { dateTime, idParam, listOf, longText, pageQuery, text, toIso } from '../../schemas';
+import { idParam, listOf, longText, pageQuery, text } from '../../schemas';
+import { timestamps, timestampsOf } from '../shared/records.schema';
 
 export const artistSchema = z
   .object({
@@ -8,8 +9,7 @@ export const artistSchema = z
     name: z.string().max(200),
     bio: z.string().max(2000).nullable(),
     userId: z.uuid().nullable().meta({ description: 'The account managing this artist (role `artist`)' }),
-    createdAt: dateTime,
-    updatedAt: dateTime,
+    ...timestamps,
   })
   .meta({ id: 'Artist' });
 
@@ -21,8 +21,7 @@ export function toArtist(row: ArtistRow): Artist {
     name: row.name,
     bio: row.bio,
     userId: row.user_id,
-    createdAt: toIso(row.created_at),
-    updatedAt: toIso(row.updated_at),
+    ...timestampsOf(row),
   };
 }
 

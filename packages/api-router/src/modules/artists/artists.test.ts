@@ -1,11 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRouterHarness, failureOf, type RouterHarness } from '../../testing';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createRouterHarness, failureOf } from '../../testing';
 
-let h: RouterHarness;
-beforeAll(async () => {
-  h = await createRouterHarness();
-});
-afterAll(() => h?.close());
+const h = await createRouterHarness();
+afterAll(() => h.close());
 
 async function failure(promise: Promise<unknown>): Promise<{ code: string; fields?: string[] }> {
   const error = await failureOf(promise);

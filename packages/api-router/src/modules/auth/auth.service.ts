@@ -5,9 +5,10 @@ import {
   REFRESH_TOKEN_TTL_SECONDS,
   verifyPassword,
 } from '@music/auth';
-import { type Db, loginThrottle, sessions, users, uuidv7 } from '@music/db';
-import type { Actor, Context, Deps } from '../../context';
+import { type Db, isUniqueViolation, loginThrottle, sessions, users, uuidv7 } from '@music/db';
+import type { Context, Deps } from '../../context';
 import { AppError } from '../../errors';
+import type { AuthedContext } from '../../kernel';
 import { emailSchema, toUser } from '../users/users.schema';
 import type { LoginInput, TokenResponse } from './auth.schema';
 
@@ -118,7 +119,7 @@ export async function refresh(ctx: Context, refreshToken: string): Promise<Token
   throw invalidRefresh();
 }
 
-export async function logout(ctx: Context & { actor: Actor }): Promise<void> {
+export async function logout(ctx: AuthedContext): Promise<void> {
   await sessions.revokeSession(ctx.db, ctx.actor.sessionId, 'logout');
 }
 
@@ -150,7 +151,7 @@ export async function ensureAdmin(
     })
     .catch((error: unknown) => {
       // Another instance starting at the same moment created it first: that is the goal anyway.
-      if (!(error instanceof Error && 'code' in error && error.code === '23505')) throw error;
+      if (!isUniqueViolation(error)) throw error;
     });
   deps.log.info('bootstrap admin ensured', { email: normalised });
 }

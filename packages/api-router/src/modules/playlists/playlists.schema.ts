@@ -1,6 +1,7 @@
 import type { PlaylistWithSongs } from '@music/db';
 import { z } from 'zod';
-import { dateTime, idParam, listOf, longText, pageQuery, text, toIso } from '../../schemas';
+import { idParam, listOf, longText, pageQuery, text } from '../../schemas';
+import { timestamps, timestampsOf } from '../shared/records.schema';
 import { uniqueIds } from '../songs/songs.schema';
 
 export const playlistSchema = z
@@ -12,8 +13,7 @@ export const playlistSchema = z
     isPublic: z.boolean(),
     songIds: z.array(z.uuid()).meta({ description: 'The songs in playlist order' }),
     songCount: z.number().int(),
-    createdAt: dateTime,
-    updatedAt: dateTime,
+    ...timestamps,
   })
   .meta({ id: 'Playlist' });
 
@@ -28,8 +28,7 @@ export function toPlaylist(row: PlaylistWithSongs): Playlist {
     isPublic: row.is_public,
     songIds: row.song_ids,
     songCount: row.song_ids.length,
-    createdAt: toIso(row.created_at),
-    updatedAt: toIso(row.updated_at),
+    ...timestampsOf(row),
   };
 }
 

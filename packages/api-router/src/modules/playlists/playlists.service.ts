@@ -1,7 +1,7 @@
 import { isUniqueViolation, isUuid, type PlaylistRow, playlists, songs, users, uuidv7 } from '@music/db';
 import type { Actor, Context } from '../../context';
 import { AppError, validationError } from '../../errors';
-import { type AuthedContext, assertIdsExist, isAdmin, loadOr404, page } from '../../kernel';
+import { type AuthedContext, assertIdExists, assertIdsExist, isAdmin, loadOr404, page } from '../../kernel';
 import { songPage } from '../songs/songs.service';
 import {
   type AddPlaylistSongInput,
@@ -34,9 +34,11 @@ function assertMayWrite(actor: Actor, playlist: PlaylistRow): void {
   }
 }
 
-/** Unknown songs in the body are a 422 on `songIds.N` (`songId` alone). Returns the ids lower-cased. */
-const assertSongsExist = (ctx: Context, songIds: readonly string[], field = 'songIds') =>
-  assertIdsExist(songIds, (ids) => songs.findExistingSongIds(ctx.db, ids), field, 'song', field === 'songId');
+const findSongs = (ctx: Context) => (ids: readonly string[]) => songs.findExistingSongIds(ctx.db, ids);
+
+/** Unknown songs in the body are a 422 on `songIds.N`. Returns the ids lower-cased. */
+const assertSongsExist = (ctx: Context, songIds: readonly string[]) =>
+  assertIdsExist(songIds, findSongs(ctx), 'songIds', 'song');
 
 export async function listPlaylists(ctx: AuthedContext, input: ListPlaylistsInput) {
   let userId = input.userId?.toLowerCase();
@@ -132,7 +134,7 @@ export async function listPlaylistSongs(ctx: AuthedContext, input: ListPlaylistS
 export async function addSong(ctx: AuthedContext, input: AddPlaylistSongInput): Promise<void> {
   const playlist = await loadPlaylist(ctx, input.playlistId);
   assertMayWrite(ctx.actor, playlist);
-  const [songId] = (await assertSongsExist(ctx, [input.songId], 'songId')) as [string];
+  const songId = await assertIdExists(input.songId, findSongs(ctx), 'songId', 'song');
   try {
     await ctx.db.transaction().execute(async (trx) => {
       if (!(await playlists.lockPlaylist(trx, playlist.id))) throw notFound();

@@ -1,6 +1,7 @@
 import type { SongWithArtists } from '@music/db';
 import { z } from 'zod';
-import { dateTime, idParam, listOf, pageQuery, text, toIso } from '../../schemas';
+import { idParam, listOf, pageQuery, text } from '../../schemas';
+import { timestamps, timestampsOf } from '../shared/records.schema';
 
 export const songSchema = z
   .object({
@@ -11,8 +12,7 @@ export const songSchema = z
     duration: z.number().int().meta({ description: 'Length in seconds' }),
     releaseYear: z.number().int().nullable(),
     artistIds: z.array(z.uuid()).meta({ description: 'In the order given; links added later go last' }),
-    createdAt: dateTime,
-    updatedAt: dateTime,
+    ...timestamps,
   })
   .meta({ id: 'Song' });
 
@@ -27,8 +27,7 @@ export function toSong(row: SongWithArtists): Song {
     duration: row.duration,
     releaseYear: row.release_year,
     artistIds: row.artist_ids,
-    createdAt: toIso(row.created_at),
-    updatedAt: toIso(row.updated_at),
+    ...timestampsOf(row),
   };
 }
 

@@ -44,13 +44,12 @@ function assertIncludesOwn(artistIds: readonly string[], own: readonly string[])
 }
 
 export function listSongs(ctx: AuthedContext, input: ListSongsInput) {
+  const filters = { genre: input.genre || undefined, artistId: input.artistId };
+  const search = input.search || undefined;
   return songPage(ctx, input, (window) =>
-    songs.listSongIds(ctx.db, {
-      search: input.search || undefined,
-      genre: input.genre || undefined,
-      artistId: input.artistId,
-      ...window,
-    }),
+    search
+      ? ctx.searchCache.search({ ...filters, search, ...window })
+      : songs.listSongIds(ctx.db, { ...filters, ...window }),
   );
 }
 

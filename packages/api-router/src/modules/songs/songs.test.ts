@@ -1,11 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appCode, createRouterHarness, type RouterHarness } from '../../testing';
+import { afterAll, describe, expect, it } from 'vitest';
+import { appCode, createRouterHarness } from '../../testing';
 
-let h: RouterHarness;
-beforeAll(async () => {
-  h = await createRouterHarness();
-});
-afterAll(() => h?.close());
+const h = await createRouterHarness();
+afterAll(() => h.close());
 
 describe('songs procedures', () => {
   it('gives an artist account all its artists when artistIds is omitted', async () => {

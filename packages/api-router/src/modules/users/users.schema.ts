@@ -1,6 +1,7 @@
 import type { UserRow } from '@music/db';
 import { z } from 'zod';
-import { dateTime, idParam, listOf, pageQuery, text, toIso } from '../../schemas';
+import { idParam, listOf, pageQuery, text } from '../../schemas';
+import { timestamps, timestampsOf } from '../shared/records.schema';
 
 export const roleSchema = z.enum(['user', 'artist', 'admin']).meta({ id: 'Role' });
 
@@ -22,8 +23,7 @@ export const userSchema = z
     username: z.string().max(50),
     email: z.string().max(254),
     role: roleSchema,
-    createdAt: dateTime,
-    updatedAt: dateTime,
+    ...timestamps,
   })
   .meta({ id: 'User' });
 
@@ -37,8 +37,7 @@ export function toUser(
     username: row.username,
     email: row.email,
     role: row.role,
-    createdAt: toIso(row.created_at),
-    updatedAt: toIso(row.updated_at),
+    ...timestampsOf(row),
   };
 }
 

@@ -1,5 +1,5 @@
 import { hashPassword } from '@music/auth';
-import { isUniqueViolation, isUuid, users, uuidv7 } from '@music/db';
+import { isUniqueViolation, isUuid, type NewUser, type UserRow, users, uuidv7 } from '@music/db';
 import type { Actor, Context } from '../../context';
 import { AppError } from '../../errors';
 import { type AuthedContext, isAdmin, loadOr404, page } from '../../kernel';
@@ -28,26 +28,39 @@ export async function listUsers(ctx: AuthedContext, input: ListUsersInput) {
   return page(input, (window) => users.listUsers(ctx.db, { role: input.role, ...window }), toUser);
 }
 
+type UserFields = Pick<CreateUserInput, 'username' | 'email' | 'password'>;
+/** The stored columns a sign-up or a replace writes. */
+type UserWrite = Required<Omit<NewUser, 'id' | 'created_at' | 'updated_at'>>;
+
+/** Stores an account's fields with the password hashed; a taken email is 409, a vanished row 404. */
+async function writeUser(
+  input: UserFields,
+  role: User['role'],
+  write: (fields: UserWrite) => Promise<UserRow | undefined>,
+): Promise<User> {
+  const passwordHash = await hashPassword(input.password);
+  try {
+    const row = await write({
+      username: input.username,
+      email: input.email,
+      password_hash: passwordHash,
+      role,
+    });
+    if (!row) throw new AppError('NOT_FOUND', 'User not found');
+    return toUser(row);
+  } catch (error) {
+    if (isUniqueViolation(error, 'users_email_key')) throw emailTaken();
+    throw error;
+  }
+}
+
 /** Public sign-up; an admin may also create accounts with any role. */
 export async function createUser(ctx: Context, input: CreateUserInput): Promise<User> {
   const role = input.role ?? 'user';
   if (role !== 'user' && !(ctx.actor && isAdmin(ctx.actor))) {
     throw new AppError('FORBIDDEN', `Only an admin may create a user with role '${role}'`);
   }
-  const passwordHash = await hashPassword(input.password);
-  try {
-    const row = await users.insertUser(ctx.db, {
-      id: uuidv7(),
-      username: input.username,
-      email: input.email,
-      password_hash: passwordHash,
-      role,
-    });
-    return toUser(row);
-  } catch (error) {
-    if (isUniqueViolation(error, 'users_email_key')) throw emailTaken();
-    throw error;
-  }
+  return writeUser(input, role, (fields) => users.insertUser(ctx.db, { id: uuidv7(), ...fields }));
 }
 
 export async function getUser(ctx: AuthedContext, userId: string): Promise<User> {
@@ -62,20 +75,7 @@ export async function updateUser(ctx: AuthedContext, input: UpdateUserInput): Pr
   if (role !== current.role && !isAdmin(ctx.actor)) {
     throw new AppError('FORBIDDEN', 'Only an admin may change a role');
   }
-  const passwordHash = await hashPassword(input.password);
-  try {
-    const row = await users.updateUser(ctx.db, current.id, {
-      username: input.username,
-      email: input.email,
-      password_hash: passwordHash,
-      role,
-    });
-    if (!row) throw new AppError('NOT_FOUND', 'User not found');
-    return toUser(row);
-  } catch (error) {
-    if (isUniqueViolation(error, 'users_email_key')) throw emailTaken();
-    throw error;
-  }
+  return writeUser(input, role, (fields) => users.updateUser(ctx.db, current.id, fields));
 }
 
 /** Their playlists and sessions go with them; an artist they managed stays, unlinked. */
