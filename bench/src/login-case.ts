@@ -13,7 +13,7 @@ import { LOGIN_CONNECTIONS, log, READS_DURING_LOGIN_RATE, SECONDS } from './sett
 import { API, type Servers } from './stack';
 
 export const LOGIN_CASE = 'POST /v1/auth/login';
-export const READS_DURING_LOGIN = `  GET /v1/songs/{id} @${READS_DURING_LOGIN_RATE} req/s during login`;
+const READS_DURING_LOGIN = `  GET /v1/songs/{id} @${READS_DURING_LOGIN_RATE} req/s during login`;
 
 export interface LoginFigures {
   /** Bare argon2id verifications per second: one thread per core, and the library's async verify. */

@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AppError, appErrorOf, type Deps } from '@music/api-router';
+import { appErrorOf, type Deps, describeError } from '@music/api-router';
 import type { Database } from '@music/db';
 import { uuidv7 } from '@music/db';
 import { fail, requestIdOf, sendError } from './http';
-import { createOperations } from './operations';
 import { requestContext } from './request-context';
 import { createRestHandler } from './rest';
+import { createServiceRoutes } from './service-routes';
 import { createTrpcTransport } from './trpc-transport';
 import type { TrustProxy } from './trust-proxy';
 
@@ -21,8 +21,9 @@ export interface AppOptions {
 
 /**
  * The whole HTTP surface as one request listener, routing by version: `/trpc` to the RPC
- * transport, `/v1` to its operations (health, document, docs) or the REST dispatcher. Knows
- * nothing about ports or processes.
+ * transport, `/v1` to the service's own routes (health, document, docs) or the REST dispatcher.
+ * Every answer starts from the same headers (request id, no caching, a deprecated version's
+ * mark). Knows nothing about ports or processes.
  */
 export function createApp(options: AppOptions) {
   const { deps } = options;
@@ -33,18 +34,11 @@ export function createApp(options: AppOptions) {
     'Cache-Control': 'no-store',
   });
   const logFailure = (requestId: string, error: unknown) =>
-    deps.log.error('request failed', {
-      requestId,
-      error: error instanceof Error ? error.stack : String(error),
-    });
+    deps.log.error('request failed', { requestId, error: describeError(error) });
 
-  const trpc = createTrpcTransport({ createContext, headers: baseHeaders, log: deps.log });
-  const operation = createOperations({ database: options.database, isDraining: options.isDraining });
-  const rest = createRestHandler({
-    createContext,
-    headers: baseHeaders,
-    onInternalError: (e, id) => logFailure(id, e),
-  });
+  const trpc = createTrpcTransport({ createContext, onInternalError: logFailure });
+  const serviceRoute = createServiceRoutes({ database: options.database, isDraining: options.isDraining });
+  const rest = createRestHandler({ createContext, onInternalError: logFailure });
 
   return async function handler(
     req: IncomingMessage,
@@ -68,7 +62,7 @@ export function createApp(options: AppOptions) {
     const [version, ...route] = parts;
 
     try {
-      if (version === 'trpc') return await trpc(req, res, route.join('/'), url, requestId);
+      if (version === 'trpc') return await trpc(req, res, route.join('/'), url, requestId, headers);
       if (
         version === undefined ||
         !/^v\d+$/.test(version) ||
@@ -77,17 +71,12 @@ export function createApp(options: AppOptions) {
         return sendError(res, fail('NOT_FOUND', `No route ${url.pathname}`), headers);
       }
       if (deprecated.has(version)) headers['X-API-Deprecated'] = 'true';
-      if (await operation(route.join('/'), req.method, res, headers)) return;
-      await rest.handle(req, res, url, route, requestId);
+      if (await serviceRoute(route.join('/'), url.pathname, req.method, res, headers)) return;
+      await rest.handle(req, res, url, route, requestId, headers);
     } catch (error) {
       const { error: app, isInternal } = appErrorOf(error);
       if (isInternal) logFailure(requestId, error);
-      if (!res.headersSent)
-        sendError(
-          res,
-          app instanceof AppError ? app : fail('INTERNAL_SERVER_ERROR', 'Internal server error'),
-          headers,
-        );
+      if (!res.headersSent) sendError(res, app, headers);
       else res.destroy();
     }
   };

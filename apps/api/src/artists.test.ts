@@ -5,11 +5,11 @@ import {
   catalogueWorld,
   DATE,
   error,
+  expectCreated,
   makeArtist,
   makeArtistAccount,
   makeSong,
   type Song,
-  UUID,
   validation,
 } from './testing/catalogue';
 
@@ -21,16 +21,7 @@ describe('POST /v1/artists', () => {
       token: w.admin.token,
       body: { name: '  The Testers  ', bio: 'Line one\nLine two' },
     });
-    expect(res.status).toBe(201);
-    expect(res.body).toEqual({
-      id: expect.stringMatching(UUID),
-      name: 'The Testers',
-      bio: 'Line one\nLine two',
-      userId: null,
-      createdAt: expect.stringMatching(DATE),
-      updatedAt: expect.stringMatching(DATE),
-    });
-    expect(res.headers.get('location')).toBe(`/v1/artists/${res.body.id}`);
+    expectCreated(res, '/artists', { name: 'The Testers', bio: 'Line one\nLine two', userId: null });
     const read = await w.api.request('GET', `/artists/${res.body.id}`, { token: w.user.token });
     expect(read.body).toEqual(res.body);
   });

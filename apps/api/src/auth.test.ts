@@ -1,12 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { TOKEN_AUDIENCE, TOKEN_ISSUER } from './server';
-import { startTestApi, TEST_SECRET, type TestApi, uniqueEmail } from './testing/harness';
+import { startTestApi, TEST_SECRET, uniqueEmail } from './testing/harness';
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startTestApi({ LOGIN_MAX_FAILURES_PER_EMAIL: 3, LOGIN_MAX_FAILURES_PER_ADDRESS: 1000 });
+const api = await startTestApi({ LOGIN_MAX_FAILURES_PER_EMAIL: 3, LOGIN_MAX_FAILURES_PER_ADDRESS: 1000 });
+afterAll(() => api.close());
+
+/** The contract's token response (sign-in and refresh) for `user`. */
+const tokenResponse = (user: unknown) => ({
+  accessToken: expect.any(String),
+  refreshToken: expect.any(String),
+  tokenType: 'Bearer',
+  expiresIn: 86400,
+  user,
 });
-afterAll(() => api?.close());
 
 const userShape = {
   id: expect.stringMatching(/^[0-9a-f-]{36}$/),
@@ -32,13 +38,7 @@ describe('POST /v1/auth/login', () => {
     const { email, password, id } = await newAccount();
     const res = await api.request('POST', '/auth/login', { body: { email: email.toUpperCase(), password } });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({
-      accessToken: expect.any(String),
-      refreshToken: expect.any(String),
-      tokenType: 'Bearer',
-      expiresIn: 86400,
-      user: { ...userShape, id, email },
-    });
+    expect(res.body).toEqual(tokenResponse({ ...userShape, id, email }));
     expect(res.headers.get('cache-control')).toBe('no-store');
     const claims = JSON.parse(
       Buffer.from((res.body as { accessToken: string }).accessToken.split('.')[1]!, 'base64url').toString(),
@@ -46,6 +46,18 @@ describe('POST /v1/auth/login', () => {
     expect(claims).toMatchObject({ sub: id, role: 'user', iss: TOKEN_ISSUER, aud: TOKEN_AUDIENCE });
     expect(claims.exp - claims.iat).toBe(86400);
     expect(claims.sid).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('answers a wrong password and an unknown email alike: 401, the same body', async () => {
+    const { email } = await newAccount();
+    const wrong = await api.request('POST', '/auth/login', { body: { email, password: 'not-the-password' } });
+    const unknown = await api.request('POST', '/auth/login', {
+      body: { email: uniqueEmail('nobody'), password: 'not-the-password' },
+    });
+    expect(wrong.status).toBe(401);
+    expect(wrong.body).toEqual({ code: 'UNAUTHORIZED', message: 'Invalid email or password' });
+    expect(unknown.status).toBe(401);
+    expect(unknown.body).toEqual(wrong.body);
   });
 
   it('answers 422 naming each missing field, and 400 for a body that is not JSON', async () => {
@@ -204,6 +216,23 @@ describe('access tokens: lifetime and key rotation', () => {
     expect((await dropped.request('GET', '/auth/me', { token: after })).status).toBe(200);
     const refused = await dropped.request('GET', '/auth/me', { token: before });
     expect(refused.status).toBe(401);
+  });
+});
+
+describe('POST /v1/auth/refresh', () => {
+  it('rotates: the contract token response, a working access token, the old refresh token spent', async () => {
+    const user = await api.signUp();
+    const first = await api.request<{ refreshToken: string; accessToken: string }>('POST', '/auth/refresh', {
+      body: { refreshToken: user.refreshToken },
+    });
+    expect(first.status).toBe(200);
+    expect(first.body).toEqual(tokenResponse(expect.objectContaining({ id: user.id, email: user.email })));
+    expect(first.body.refreshToken).not.toBe(user.refreshToken);
+    expect((await api.request('GET', '/auth/me', { token: first.body.accessToken })).status).toBe(200);
+    const second = await api.request('POST', '/auth/refresh', {
+      body: { refreshToken: first.body.refreshToken },
+    });
+    expect(second.status).toBe(200);
   });
 });
 

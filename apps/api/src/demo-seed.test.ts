@@ -1,17 +1,14 @@
 import { countRows } from '@music/db';
 import { createTestDatabase } from '@music/db/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_ACCOUNTS, seedDemoData } from './demo-seed';
 import type { Artist, Playlist } from './testing/catalogue';
-import { startTestApi, type TestApi } from './testing/harness';
+import { startTestApi } from './testing/harness';
 
 const silent = { info() {} };
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startTestApi({ SEED_DEMO_DATA: 'true' });
-});
-afterAll(() => api?.close());
+const api = await startTestApi({ SEED_DEMO_DATA: 'true' });
+afterAll(() => api.close());
 
 async function login(which: keyof typeof DEMO_ACCOUNTS) {
   const { email, password } = DEMO_ACCOUNTS[which];

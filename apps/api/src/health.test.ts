@@ -1,11 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi, tryConnect } from './testing/harness';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startTestApi, tryConnect } from './testing/harness';
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startTestApi();
-});
-afterAll(() => api?.close());
+const api = await startTestApi();
+afterAll(() => api.close());
 
 describe('operations endpoints', () => {
   it('GET /v1/health answers ok with the database state', async () => {

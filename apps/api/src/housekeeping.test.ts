@@ -1,11 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi } from './testing/harness';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startTestApi } from './testing/harness';
 
-let api: TestApi;
-beforeAll(async () => {
-  api = await startTestApi({ HOUSEKEEPING_INTERVAL_SECONDS: 1 });
-});
-afterAll(() => api?.close());
+const api = await startTestApi({ HOUSEKEEPING_INTERVAL_SECONDS: 1 });
+afterAll(() => api.close());
 
 async function until<T>(probe: () => Promise<T | undefined>, ms: number, what: string): Promise<T> {
   const deadline = Date.now() + ms;

@@ -1,15 +1,11 @@
 import { operations } from '@music/api-router';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApi, type TestApi } from './testing/harness';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startTestApi } from './testing/harness';
 
-let api: TestApi;
+const api = await startTestApi();
+afterAll(() => api.close());
 // biome-ignore lint/suspicious/noExplicitAny: the document is walked as plain JSON.
-let doc: any;
-beforeAll(async () => {
-  api = await startTestApi();
-  doc = (await api.request('GET', '/openapi.json')).body;
-});
-afterAll(() => api?.close());
+const doc: any = (await api.request('GET', '/openapi.json')).body;
 
 describe('GET /v1/openapi.json', () => {
   it('is a public OpenAPI 3.1 document for /v1, version 1.0.0', async () => {

@@ -1,13 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import {
-  AppError,
-  appErrorOf,
-  type Context,
-  type Operation,
-  operations,
-  type RouteMeta,
-} from '@music/api-router';
+import { AppError, appErrorOf, type Operation, operations, type RouteMeta } from '@music/api-router';
 import { fail, readBody, sendError, sendJson, sendNoContent } from './http';
+import type { CreateContext } from './request-context';
 
 /**
  * `/v1` is served by this small dispatcher over the operations (`@music/api-router`'s
@@ -99,9 +93,9 @@ function parseJsonBody(raw: Buffer, contentType: string | undefined): Record<str
 
 export interface RestHandlerOptions {
   /** Resolves the caller and builds the procedure context. */
-  createContext(req: IncomingMessage, requestId: string): Promise<Context>;
-  headers(requestId: string): Record<string, string>;
-  onInternalError(error: unknown, requestId: string): void;
+  createContext: CreateContext;
+  /** Logs a failure nobody expected (the client gets a 500 that reveals nothing). */
+  onInternalError(requestId: string, error: unknown): void;
 }
 
 export function createRestHandler(options: RestHandlerOptions) {
@@ -113,8 +107,8 @@ export function createRestHandler(options: RestHandlerOptions) {
     url: URL,
     parts: string[],
     requestId: string,
+    headers: Record<string, string>,
   ) {
-    const headers = options.headers(requestId);
     try {
       const method = req.method ?? 'GET';
       const candidates = routes.flatMap((route) => {
@@ -169,7 +163,7 @@ export function createRestHandler(options: RestHandlerOptions) {
       sendJson(res, status, output, headers);
     } catch (error) {
       const { error: app, isInternal } = appErrorOf(error);
-      if (isInternal) options.onInternalError(error, requestId);
+      if (isInternal) options.onInternalError(requestId, error);
       if (app.code === 'PAYLOAD_TOO_LARGE') headers.Connection = 'close';
       sendError(res, app, headers);
     }

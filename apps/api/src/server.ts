@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
-import { DEFAULT_SETTINGS, type Deps, ensureAdmin } from '@music/api-router';
+import { createDeps, DEFAULT_SETTINGS, ensureAdmin } from '@music/api-router';
 import { createTokenService } from '@music/auth';
 import { createDatabase, type Database, type MigrationReport, uuidv7 } from '@music/db';
 import { createApp } from './app';
@@ -63,7 +63,7 @@ export async function startServer(env: Env, injected?: { database?: Database }):
     audience: TOKEN_AUDIENCE,
     accessTokenTtlSeconds: env.ACCESS_TOKEN_TTL_SECONDS,
   });
-  const deps: Deps = {
+  const deps = createDeps({
     db: database.db,
     tokens,
     log,
@@ -72,7 +72,7 @@ export async function startServer(env: Env, injected?: { database?: Database }):
       loginMaxFailuresPerEmail: env.LOGIN_MAX_FAILURES_PER_EMAIL,
       loginMaxFailuresPerAddress: env.LOGIN_MAX_FAILURES_PER_ADDRESS,
     },
-  };
+  });
   if (env.ADMIN_EMAIL && env.ADMIN_PASSWORD) await ensureAdmin(deps, env.ADMIN_EMAIL, env.ADMIN_PASSWORD);
   if (env.SEED_DEMO_DATA === 'true' && env.NODE_ENV !== 'production') await seedDemoData(deps);
 

@@ -4,12 +4,12 @@ import {
   catalogueWorld,
   DATE,
   error,
+  expectCreated,
   makeArtist,
   makePlaylist,
   makeSong,
   type Playlist,
   type Song,
-  UUID,
   validation,
 } from './testing/catalogue';
 import type { SignedIn } from './testing/harness';
@@ -31,19 +31,14 @@ describe('POST /v1/songs', () => {
         artistIds: [b.id, a.id],
       },
     });
-    expect(res.status).toBe(201);
-    expect(res.body).toEqual({
-      id: expect.stringMatching(UUID),
+    expectCreated(res, '/songs', {
       title: 'Blue Hour',
       album: 'Nocturnes',
       genre: 'Jazz',
       duration: 356,
       releaseYear: 2016,
       artistIds: [b.id, a.id],
-      createdAt: expect.stringMatching(DATE),
-      updatedAt: expect.stringMatching(DATE),
     });
-    expect(res.headers.get('location')).toBe(`/v1/songs/${res.body.id}`);
     expect((await w.api.request('GET', `/songs/${res.body.id}`, { token: w.user.token })).body).toEqual(
       res.body,
     );

@@ -1,42 +1,34 @@
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Actor, createContextInner } from '@music/api-router';
-import { createRouterHarness, type RouterHarness } from '@music/api-router/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createContextInner } from '@music/api-router';
+import { createRouterHarness } from '@music/api-router/testing';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createTrpcTransport } from './trpc-transport';
 
 /**
  * The transport on its own, with a context builder that counts its calls: every run of a
  * procedure builds one context, so the count is the number of runs.
  */
-let h: RouterHarness;
-let server: Server;
-let base: string;
-let actor: Actor;
+const h = await createRouterHarness();
+afterAll(() => h.close());
+const actor = await h.makeActor('user');
 let contexts = 0;
-
-beforeAll(async () => {
-  h = await createRouterHarness();
-  actor = await h.makeActor('user');
-  const trpc = createTrpcTransport({
-    createContext: async (_req, requestId) => {
-      contexts++;
-      return createContextInner(h.deps, { actor, clientAddress: '127.0.0.1', requestId });
-    },
-    headers: (requestId) => ({ 'X-Request-Id': requestId }),
-    log: h.deps.log,
-  });
-  server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    void trpc(req, res, url.pathname.slice('/trpc/'.length), url, 'test-request');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/trpc`;
+const trpc = createTrpcTransport({
+  createContext: async (_req, requestId) => {
+    contexts++;
+    return createContextInner(h.deps, { actor, clientAddress: '127.0.0.1', requestId });
+  },
+  onInternalError: (requestId, error) => h.deps.log.error('request failed', { requestId, error }),
 });
-afterAll(async () => {
-  await new Promise((resolve) => server?.close(resolve));
-  await h?.close();
+const server = createServer((req, res) => {
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  void trpc(req, res, url.pathname.slice('/trpc/'.length), url, 'test-request', {
+    'X-Request-Id': 'test-request',
+  });
 });
+await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+afterAll(() => new Promise((resolve) => server.close(resolve)));
+const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/trpc`;
 
 const input = (value: unknown) => encodeURIComponent(JSON.stringify(value));
 

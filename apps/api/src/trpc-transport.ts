@@ -1,13 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { appErrorOf, appRouter, type Logger, operationAt, rpcErrorShape } from '@music/api-router';
+import { appErrorOf, appRouter, operationAt, rpcErrorShape } from '@music/api-router';
 import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
 import { MAX_BODY_BYTES, sendJson } from './http';
 import type { CreateContext } from './request-context';
 
 export interface TrpcTransportOptions {
   createContext: CreateContext;
-  headers(requestId: string): Record<string, string>;
-  log: Logger;
+  /** Logs a failure nobody expected (the client gets a 500 that reveals nothing). */
+  onInternalError(requestId: string, error: unknown): void;
 }
 
 /**
@@ -18,12 +18,7 @@ export interface TrpcTransportOptions {
  * `/trpc` compared with `/v1` (docs/decisions.md). Everything else goes to tRPC's handler.
  */
 export function createTrpcTransport(options: TrpcTransportOptions) {
-  const { createContext, log } = options;
-
-  function logInternal(requestId: string, error: unknown) {
-    const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
-    log.error('rpc failed', { requestId, error: cause instanceof Error ? cause.stack : String(cause) });
-  }
+  const { createContext, onInternalError } = options;
 
   async function plainQuery(
     req: IncomingMessage,
@@ -31,6 +26,7 @@ export function createTrpcTransport(options: TrpcTransportOptions) {
     path: string,
     url: URL,
     requestId: string,
+    baseHeaders: Record<string, string>,
   ): Promise<boolean> {
     const operation = operationAt(path);
     if (req.method !== 'GET' || operation?.kind !== 'query') return false;
@@ -45,7 +41,7 @@ export function createTrpcTransport(options: TrpcTransportOptions) {
       return false;
     }
     const headers: Record<string, string> = {
-      ...options.headers(requestId),
+      ...baseHeaders,
       'Content-Type': 'application/json',
       Vary: 'trpc-accept, accept',
     };
@@ -55,14 +51,20 @@ export function createTrpcTransport(options: TrpcTransportOptions) {
       sendJson(res, 200, { result: { data } }, headers);
     } catch (failure) {
       const { error, isInternal } = appErrorOf(failure);
-      if (isInternal) logInternal(requestId, failure);
+      if (isInternal) onInternalError(requestId, failure);
       if (error.retryAfter !== undefined) headers['Retry-After'] = String(error.retryAfter);
       sendJson(res, error.status, { error: rpcErrorShape(error, path) }, headers);
     }
     return true;
   }
 
-  function handler(req: IncomingMessage, res: ServerResponse, path: string, requestId: string) {
+  function handler(
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    requestId: string,
+    baseHeaders: Record<string, string>,
+  ) {
     return nodeHTTPRequestHandler({
       router: appRouter,
       req,
@@ -75,16 +77,14 @@ export function createTrpcTransport(options: TrpcTransportOptions) {
       responseMeta({ errors }) {
         // Every answer here is JSON; tRPC's own early failures (an unsupported content type, a
         // refused batch) would otherwise go out as text/plain.
-        const headers: Record<string, string> = {
-          ...options.headers(requestId),
-          'Content-Type': 'application/json',
-        };
+        const headers: Record<string, string> = { ...baseHeaders, 'Content-Type': 'application/json' };
         const retryAfter = errors.map((e) => appErrorOf(e).error.retryAfter).find((r) => r !== undefined);
         if (retryAfter !== undefined) headers['Retry-After'] = String(retryAfter);
         return { headers };
       },
       onError({ error }) {
-        if (appErrorOf(error).isInternal) logInternal(requestId, error);
+        // tRPC wraps what it caught: the log shows the original.
+        if (appErrorOf(error).isInternal) onInternalError(requestId, error.cause ?? error);
       },
     });
   }
@@ -95,8 +95,9 @@ export function createTrpcTransport(options: TrpcTransportOptions) {
     path: string,
     url: URL,
     requestId: string,
+    headers: Record<string, string>,
   ) {
-    if (await plainQuery(req, res, path, url, requestId)) return;
-    await handler(req, res, path, requestId);
+    if (await plainQuery(req, res, path, url, requestId, headers)) return;
+    await handler(req, res, path, requestId, headers);
   };
 }

@@ -1,22 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { makeArtist, makeSong } from './testing/catalogue';
-import { createClient, type Response, type SignedIn, startTestApi, type TestApi } from './testing/harness';
+import { createClient, type Response, startTestApi } from './testing/harness';
 
 /**
  * Plain queries on `/trpc` are answered by the API's own fast path (trpc-transport.ts), failures
  * too, with the error formatter tRPC's handler uses; every other call goes through tRPC's handler. A request carrying `trpc-accept: application/json`
  * always takes tRPC's handler, which makes the two comparable here: they must not differ.
  */
-let api: TestApi;
-let admin: SignedIn;
-let trpcUrl: string;
-
-beforeAll(async () => {
-  api = await startTestApi();
-  admin = await api.signUp('admin');
-  trpcUrl = api.url.replace(/\/v1$/, '/trpc');
-});
-afterAll(() => api?.close());
+const api = await startTestApi();
+afterAll(() => api.close());
+const admin = await api.signUp('admin');
+const trpcUrl = api.url.replace(/\/v1$/, '/trpc');
 
 async function both(path: string, token?: string): Promise<[Response, Response]> {
   const client = createClient(trpcUrl);

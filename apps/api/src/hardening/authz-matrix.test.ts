@@ -1,24 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApi } from '../testing/harness';
+import { operationAt } from '@music/api-router';
+import { afterAll, describe, expect, it } from 'vitest';
 import { CATALOGUE_ROWS } from './authz-catalogue';
-import {
-  ACCOUNT_ROWS,
-  ACTORS,
-  CODES,
-  type Entry,
-  type Input,
-  makeWorld,
-  outcomeFor,
-  type World,
-} from './authz-rules';
+import { ACCOUNT_ROWS, ACTORS, CODES, type Entry, type Input, makeWorld, outcomeFor } from './authz-rules';
 import {
   codeOf,
   errorShapeOk,
+  procedureAt,
   procedurePaths,
-  procedures,
   startWatchedApi,
   type Transport,
-  type TrpcClient,
   writeCount,
 } from './support';
 
@@ -34,22 +24,16 @@ import {
 /** One row per procedure (authz-rules.ts and authz-catalogue.ts). */
 const MATRIX: Record<string, Entry> = { ...ACCOUNT_ROWS, ...CATALOGUE_ROWS };
 
-let api: TestApi;
-let trpc: TrpcClient;
-let world: World;
-
-beforeAll(async () => {
-  ({ api, trpc } = await startWatchedApi({
-    LOGIN_MAX_FAILURES_PER_EMAIL: 10_000,
-    LOGIN_MAX_FAILURES_PER_ADDRESS: 10_000,
-  }));
-  world = await makeWorld(api.database.db);
+const { api, trpc } = await startWatchedApi({
+  LOGIN_MAX_FAILURES_PER_EMAIL: 10_000,
+  LOGIN_MAX_FAILURES_PER_ADDRESS: 10_000,
 });
-afterAll(() => api?.close());
+afterAll(() => api.close());
+const world = await makeWorld(api.database.db);
 
 function send(transport: Transport, procedure: string, input: Input, token: string | undefined) {
   if (transport === 'trpc') return trpc.call(procedure, input, token);
-  const { route } = procedures.get(procedure)!;
+  const { route } = procedureAt(procedure);
   const rest: Input = { ...input };
   const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = String(rest[name]);
@@ -72,13 +56,13 @@ describe('authorization matrix', () => {
     const paths = [...procedurePaths].sort();
     expect(Object.keys(MATRIX).sort()).toEqual(paths);
     // Every procedure is served on /v1 too (the document and the dispatcher read the same meta).
-    expect(paths.filter((path) => !procedures.get(path)!.route?.path)).toEqual([]);
+    expect(paths.filter((path) => !operationAt(path)?.route?.path)).toEqual([]);
   });
 
   it.each(procedurePaths)('%s: every caller x resource on both transports', async (procedure) => {
     const entry = MATRIX[procedure];
     expect(entry, `no matrix row for ${procedure}: add one`).toBeDefined();
-    const { route, isPublic, kind } = procedures.get(procedure)!;
+    const { route, isPublic, kind } = procedureAt(procedure);
     const db = api.database.db;
     const mismatches: string[] = [];
     for (const [targetName, target] of Object.entries(entry!.targets)) {

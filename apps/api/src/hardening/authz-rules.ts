@@ -1,6 +1,8 @@
+import { ERROR_CODES } from '@music/api-router/schemas';
 import { ACTOR_PASSWORD, createActor, type SignedActor } from '@music/api-router/testing';
 import { generateRefreshToken, hashToken } from '@music/auth';
 import { type Db, insertRefreshToken, insertSession, uuidv7 } from '@music/db';
+import { uniqueEmail } from '../testing/harness';
 import { insertArtistRow, insertPlaylistRow, insertSongRow, missingId, tokens } from './support';
 
 /**
@@ -15,14 +17,10 @@ import { insertArtistRow, insertPlaylistRow, insertSongRow, missingId, tokens } 
 export const ACTORS = ['anonymous', 'user', 'otherUser', 'artist', 'otherArtist', 'admin'] as const;
 export type ActorName = (typeof ACTORS)[number];
 export type Outcome = 'ok' | 400 | 401 | 403 | 404 | 409 | 422;
-export const CODES: Record<number, string> = {
-  400: 'BAD_REQUEST',
-  401: 'UNAUTHORIZED',
-  403: 'FORBIDDEN',
-  404: 'NOT_FOUND',
-  409: 'CONFLICT',
-  422: 'VALIDATION_FAILED',
-};
+/** The error code each status answers with (one code per status in the contract's table). */
+export const CODES: Record<number, string> = Object.fromEntries(
+  Object.entries(ERROR_CODES).map(([code, { status }]) => [status, code]),
+);
 
 export interface World {
   actors: Record<Exclude<ActorName, 'anonymous'>, SignedActor>;
@@ -75,7 +73,7 @@ export const privatePlaylist = (db: Db, w: World, songIds: string[] = []) =>
 export const publicPlaylist = (db: Db, w: World, songIds: string[] = []) =>
   insertPlaylistRow(db, w.actors.user.user.id, { isPublic: true, songIds });
 
-export const userBody = (w: World) => ({
+const userBody = (w: World) => ({
   username: 'Renamed',
   email: w.actors.user.user.email,
   password: ACTOR_PASSWORD,
@@ -86,12 +84,12 @@ export function newUser() {
   counter++;
   return {
     username: `Matrix ${counter}`,
-    email: `matrix-${uuidv7()}@example.com`,
+    email: uniqueEmail('matrix'),
     password: 'a-good-password',
   };
 }
 
-export async function refreshTokenFor(db: Db, userId: string): Promise<string> {
+async function refreshTokenFor(db: Db, userId: string): Promise<string> {
   const sessionId = uuidv7();
   const expiresAt = new Date(Date.now() + 86_400_000);
   await insertSession(db, { id: sessionId, userId, expiresAt });

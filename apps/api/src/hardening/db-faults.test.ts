@@ -1,5 +1,6 @@
 import { ACTOR_PASSWORD, createActor, type SignedActor } from '@music/api-router/testing';
 import { createDatabase } from '@music/db';
+import { until } from '@music/fleet/components';
 import { beforeAll, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../server';
 import { type Client, createClient, type Response, testEnv } from '../testing/harness';
@@ -9,7 +10,6 @@ import {
   lockWaiters,
   timed,
   useThrowawayPostgres,
-  waitFor,
   waitForLockWaiters,
 } from './pg-faults';
 import { insertSongRow, randomTag, tokens } from './support';
@@ -85,7 +85,7 @@ describeOnPostgres('database faults', () => {
 
     // Back by itself, with the token issued before the outage.
     const started = Date.now();
-    await waitFor(
+    await until(
       async () =>
         (await clientA.request('GET', '/songs', { token: user.token })).status === 200 ? true : undefined,
       10_000,
@@ -151,7 +151,7 @@ describeOnPostgres('database faults', () => {
       const waiting = await waitForLockWaiters(observer, 'api_a', 2);
       expect(waiting).toHaveLength(2);
       // ... and the four queued behind them give up after the connection timeout.
-      await waitFor(async () => (settled.length >= 4 ? true : undefined), 8_000, 'four answers');
+      await until(async () => (settled.length >= 4 ? true : undefined), 8_000, 'four answers');
       expect(settled).toHaveLength(4);
       for (const { res, ms, index } of settled) {
         expectUnavailable(res, `queued write ${index}`);

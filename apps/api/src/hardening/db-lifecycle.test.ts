@@ -4,17 +4,11 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sleep, until } from '@music/fleet/components';
 import { beforeAll, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../server';
 import { createClient, TEST_SECRET, testEnv, tryConnect, uniqueEmail } from '../testing/harness';
-import {
-  describeOnPostgres,
-  sleep,
-  useThrowawayPostgres,
-  waitFor,
-  waitForLockWaiters,
-  within,
-} from './pg-faults';
+import { describeOnPostgres, useThrowawayPostgres, waitForLockWaiters, within } from './pg-faults';
 
 /**
  * The API's life on a PostgreSQL server: SIGTERM on the built server (in-flight requests
@@ -82,7 +76,7 @@ describeOnPostgres('starting and stopping', () => {
       child.once('exit', (code, signal) => resolve({ code, signal })),
     );
     const logged = (msg: string) =>
-      waitFor(
+      until(
         async () => {
           if (child.exitCode !== null) throw new Error(`the API exited early (${child.exitCode}): ${stderr}`);
           return logs.find((line) => line.msg === msg);

@@ -2,16 +2,15 @@ import { createActor, type SignedActor } from '@music/api-router/testing';
 import { type Db, setPlaylistSongs, setSongArtists, uuidv7 } from '@music/db';
 import fc from 'fast-check';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Response, TestApi } from '../testing/harness';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Response } from '../testing/harness';
 import { encodeSegment, mutated, pathId, queryString, wire } from './hostile-arbitraries';
 import {
   errorShapeOk,
+  procedureAt,
   procedurePaths,
-  procedures,
   startWatchedApi,
   type Transport,
-  type TrpcClient,
   tokens,
   writeCount,
 } from './support';
@@ -92,9 +91,24 @@ const EXAMPLES: Record<string, (f: Fixtures) => Input> = {
   'playlists.removeSong': () => ({}),
 };
 
-let api: TestApi;
-let trpc: TrpcClient;
-let fixtures: Fixtures;
+const { api, trpc } = await startWatchedApi({
+  LOGIN_MAX_FAILURES_PER_EMAIL: 100_000,
+  LOGIN_MAX_FAILURES_PER_ADDRESS: 100_000,
+});
+afterAll(() => api.close());
+const [user, admin, victim] = await Promise.all([
+  createActor(api.database.db, 'user', tokens),
+  createActor(api.database.db, 'admin', tokens),
+  createActor(api.database.db, 'artist', tokens),
+]);
+const fixtures: Fixtures = {
+  user,
+  admin,
+  victim,
+  artistIds: [uuidv7(), uuidv7()],
+  songIds: [uuidv7(), uuidv7(), uuidv7()],
+  playlistIds: [uuidv7(), uuidv7(), uuidv7()],
+};
 
 /** Everything a non-admin must never be able to change: other users, the catalogue. */
 async function othersDigest(db: Db, f: Fixtures): Promise<string> {
@@ -110,26 +124,6 @@ async function othersDigest(db: Db, f: Fixtures): Promise<string> {
   return rows[0]!.digest;
 }
 
-beforeAll(async () => {
-  ({ api, trpc } = await startWatchedApi({
-    LOGIN_MAX_FAILURES_PER_EMAIL: 100_000,
-    LOGIN_MAX_FAILURES_PER_ADDRESS: 100_000,
-  }));
-  const db = api.database.db;
-  const [user, admin, victim] = await Promise.all([
-    createActor(db, 'user', tokens),
-    createActor(db, 'admin', tokens),
-    createActor(db, 'artist', tokens),
-  ]);
-  fixtures = {
-    user,
-    admin,
-    victim,
-    artistIds: [uuidv7(), uuidv7()],
-    songIds: [uuidv7(), uuidv7(), uuidv7()],
-    playlistIds: [uuidv7(), uuidv7(), uuidv7()],
-  };
-});
 /**
  * Puts back the catalogue fixtures an admin's run deleted or changed (same ids), so every
  * operation's runs start from the same world.
@@ -167,8 +161,6 @@ async function restoreFixtures(db: Db, f: Fixtures): Promise<void> {
   await setPlaylistSongs(db, p2, [s1]);
 }
 
-afterAll(() => api?.close());
-
 const SELF = '@self';
 
 function poolFor(param: string, f: Fixtures, throwaway: boolean): string[] {
@@ -191,7 +183,7 @@ async function send(
   c: Case,
   token: string | undefined,
 ): Promise<Response> {
-  const { route, kind } = procedures.get(procedure)!;
+  const { route, kind } = procedureAt(procedure);
   const fields =
     typeof c.input === 'object' && c.input !== null && !Array.isArray(c.input) ? (c.input as Input) : {};
   if (transport === 'trpc') {
@@ -229,7 +221,7 @@ describe('hostile input, property-based, every operation', () => {
     it.each(procedurePaths)('%s never answers 5xx and refused requests change nothing', async (procedure) => {
       const example = EXAMPLES[procedure];
       expect(example, `no example for ${procedure}`).toBeDefined();
-      const { route } = procedures.get(procedure)!;
+      const { route } = procedureAt(procedure);
       const params = route.path.match(/\{(\w+)\}/g)?.map((p) => p.slice(1, -1)) ?? [];
       // Logging out and deleting oneself end the caller: those runs use a throwaway caller.
       const throwaway = procedure === 'auth.logout' || procedure === 'users.delete';

@@ -87,6 +87,15 @@ describe('numbers and query strings', () => {
         );
       }
     }
+    // Filters that name nothing valid are refused the same way.
+    for (const path of [
+      '/users?role=superuser',
+      '/playlists?userId=not-a-uuid',
+      '/songs?artistId=not-a-uuid',
+      '/songs?search=%00',
+    ]) {
+      await refused(h.api.request('GET', path, { token: h.admin.token }), 400, path);
+    }
     for (const input of [
       { limit: -1 },
       { page: 0 },

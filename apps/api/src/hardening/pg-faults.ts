@@ -6,6 +6,7 @@ import {
   type PostgresInstance,
   type SqlSession,
   startPostgres,
+  until,
 } from '@music/fleet/components';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import type { RunningServer } from '../server';
@@ -76,8 +77,6 @@ export function useThrowawayPostgres(): ThrowawayPostgres {
   return pg;
 }
 
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 export async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> {
   const started = Date.now();
   const value = await work();
@@ -93,20 +92,6 @@ export async function within<T>(work: Promise<T>, ms: number, what: string): Pro
     return await Promise.race([work, timeout]);
   } finally {
     clearTimeout(timer);
-  }
-}
-
-export async function waitFor<T>(
-  probe: () => Promise<T | undefined>,
-  timeoutMs: number,
-  what: string,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(100);
   }
 }
 
@@ -129,7 +114,7 @@ export async function waitForLockWaiters(
   count: number,
   queryLike = '%',
 ) {
-  return waitFor(
+  return until(
     async () => {
       const rows = await lockWaiters(observer, datname, queryLike);
       return rows.length >= count ? rows : undefined;

@@ -1,8 +1,8 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { makeArtist, makeSong, type Song } from '../testing/catalogue';
-import { type Response, type SignedIn, startTestApi, type TestApi } from '../testing/harness';
+import { type Response, type SignedIn, startTestApi } from '../testing/harness';
 
 /**
  * A bounded soak: several users read and write at once for SOAK_SECONDS (20 by default; CI runs
@@ -23,29 +23,20 @@ const heapMb = () => {
   return process.memoryUsage().heapUsed / 2 ** 20;
 };
 
-let api: TestApi;
-let admin: SignedIn;
-let songs: Song[];
-
-beforeAll(async () => {
-  api = await startTestApi();
-  admin = await api.signUp('admin');
-  const artist = await makeArtist(api, admin, { name: 'Soak Artist' });
-  songs = [];
-  for (let i = 0; i < 30; i++) {
-    songs.push(
-      await makeSong(api, admin, {
-        title: `Soak song ${i}`,
-        genre: i % 2 ? 'jazz' : 'rock',
-        artistIds: [artist.id],
-      }),
-    );
-  }
-});
-
-afterAll(async () => {
-  await api?.close();
-});
+const api = await startTestApi();
+afterAll(() => api.close());
+const admin = await api.signUp('admin');
+const artist = await makeArtist(api, admin, { name: 'Soak Artist' });
+const songs: Song[] = [];
+for (let i = 0; i < 30; i++) {
+  songs.push(
+    await makeSong(api, admin, {
+      title: `Soak song ${i}`,
+      genre: i % 2 ? 'jazz' : 'rock',
+      artistIds: [artist.id],
+    }),
+  );
+}
 
 const pick = <T>(list: T[]): T => list[Math.floor(Math.random() * list.length)]!;
 

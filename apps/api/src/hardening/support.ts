@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { operationAt, operations, type RouteMeta } from '@music/api-router';
+import { type Operation, operationAt, operations, type RouteMeta } from '@music/api-router';
 import { createTokenService } from '@music/auth';
 import {
   type Db,
@@ -10,6 +10,7 @@ import {
   setSongArtists,
   uuidv7,
 } from '@music/db';
+import { songRow } from '@music/db/testing';
 import { sql } from 'kysely';
 import type { Env } from '../env';
 import { TOKEN_AUDIENCE, TOKEN_ISSUER } from '../server';
@@ -26,13 +27,15 @@ import {
 
 export type Transport = 'v1' | 'trpc';
 
-/** Every procedure by its dotted path: its kind, and its `/v1` route (every procedure has one). */
-export const procedures = new Map(
-  operations.map((o) => [o.path, { kind: o.kind, route: o.route as RouteMeta, isPublic: o.isPublic }]),
-);
+/** The procedure at a dotted path, with its `/v1` route (every procedure has one; the matrix checks). */
+export function procedureAt(path: string): Operation & { route: RouteMeta } {
+  const operation = operationAt(path);
+  if (!operation?.route) throw new Error(`${path} is not a procedure served on /v1`);
+  return { ...operation, route: operation.route };
+}
 
 /** Every procedure's dotted path. */
-export const procedurePaths = [...procedures.keys()];
+export const procedurePaths = operations.map((o) => o.path);
 
 export interface TrpcClient extends Client {
   /** Calls a procedure the way the console's client does: queries by GET, mutations by POST. */
@@ -91,15 +94,7 @@ export async function insertArtistRow(db: Db, userId: string | null = null): Pro
 }
 
 export async function insertSongRow(db: Db, artistIds: string[] = []): Promise<string> {
-  const id = uuidv7();
-  await insertSong(db, {
-    id,
-    title: `Song ${id.slice(-8)}`,
-    album: null,
-    genre: null,
-    duration: 180,
-    release_year: null,
-  });
+  const { id } = await insertSong(db, songRow('Song', { duration: 180 }));
   if (artistIds.length > 0) await setSongArtists(db, id, artistIds);
   return id;
 }

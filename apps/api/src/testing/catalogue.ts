@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ErrorCode, RouterOutputs } from '@music/api-router';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { type Client, type SignedIn, startTestApi, type TestApi } from './harness';
+import { type Client, type Response, type SignedIn, startTestApi, type TestApi } from './harness';
 
 /** Helpers for the catalogue's HTTP tests: records made through the API, fresh names each time. */
 
@@ -14,6 +14,25 @@ export const validation = (fields: string[]) => ({
   message: expect.any(String),
   errors: fields.map((field) => ({ field, message: expect.any(String) })),
 });
+
+/**
+ * A 201 answering `POST /v1{collection}` with exactly the record `fields` describe, besides a
+ * fresh id and timestamps (`fields.id` replaces the id check), and the new record's `Location`.
+ */
+export function expectCreated(
+  res: Response<{ id: string }>,
+  collection: string,
+  fields: Record<string, unknown>,
+) {
+  expect(res.status).toBe(201);
+  expect(res.body).toEqual({
+    id: expect.stringMatching(UUID),
+    ...fields,
+    createdAt: expect.stringMatching(DATE),
+    updatedAt: expect.stringMatching(DATE),
+  });
+  expect(res.headers.get('location')).toBe(`/v1${collection}/${res.body.id}`);
+}
 
 /** A short random tag, to find this test's own records among everyone else's. */
 export function tag(): string {

@@ -4,7 +4,9 @@ import type { Database } from '@music/db';
 import { DOCS_HTML, docsAsset } from './docs';
 import { fail, sendError, sendJson } from './http';
 
-export interface OperationsOptions {
+const ROUTES = new Set(['health', 'health/live', 'openapi.json', 'docs']);
+
+export interface ServiceRoutesOptions {
   database: Pick<Database, 'ping'>;
   /** True once the instance was told to stop: readiness answers 503 while it drains. */
   isDraining?: (() => boolean) | undefined;
@@ -14,7 +16,7 @@ export interface OperationsOptions {
  * The `/v1` routes that are not procedures: readiness and liveness, the OpenAPI document and
  * its browsable page. Resolves false for any other route.
  */
-export function createOperations(options: OperationsOptions) {
+export function createServiceRoutes(options: ServiceRoutesOptions) {
   let openApiJson: string | undefined;
   /** What the last readiness check found: a draining instance answers at once, without asking. */
   let lastDatabase: 'ok' | 'unavailable' = 'ok';
@@ -35,20 +37,24 @@ export function createOperations(options: OperationsOptions) {
     }
   }
 
-  function send(res: ServerResponse, headers: Record<string, string>, type: string, body: string | Buffer) {
-    res.writeHead(200, { ...headers, 'Cache-Control': 'no-cache', 'Content-Type': type });
-    res.end(body);
+  function send(
+    res: ServerResponse,
+    headers: Record<string, string>,
+    asset: { type: string; body: string | Buffer },
+    cacheControl = 'no-cache',
+  ) {
+    res.writeHead(200, { ...headers, 'Cache-Control': cacheControl, 'Content-Type': asset.type });
+    res.end(asset.body);
   }
 
-  return async function operation(
+  return async function serviceRoute(
     route: string,
+    pathname: string,
     method: string | undefined,
     res: ServerResponse,
     headers: Record<string, string>,
   ): Promise<boolean> {
-    const known =
-      ['health', 'health/live', 'openapi.json', 'docs'].includes(route) || route.startsWith('docs/');
-    if (!known) return false;
+    if (!ROUTES.has(route) && !route.startsWith('docs/')) return false;
     if (method !== 'GET' && method !== 'HEAD') {
       sendError(res, fail('METHOD_NOT_ALLOWED', `${method} is not allowed here`), {
         ...headers,
@@ -61,19 +67,12 @@ export function createOperations(options: OperationsOptions) {
     else if (route === 'health/live') sendJson(res, 200, { status: 'ok' }, headers);
     else if (route === 'openapi.json') {
       openApiJson ??= JSON.stringify(createOpenApiDocument());
-      send(res, headers, 'application/json; charset=utf-8', openApiJson);
-    } else if (route === 'docs') send(res, headers, 'text/html; charset=utf-8', DOCS_HTML);
+      send(res, headers, { type: 'application/json; charset=utf-8', body: openApiJson });
+    } else if (route === 'docs') send(res, headers, { type: 'text/html; charset=utf-8', body: DOCS_HTML });
     else {
       const asset = docsAsset(route.slice('docs/'.length));
-      if (!asset) sendError(res, fail('NOT_FOUND', `No route /v1/${route}`), headers);
-      else {
-        res.writeHead(200, {
-          ...headers,
-          'Cache-Control': 'public, max-age=3600',
-          'Content-Type': asset.type,
-        });
-        res.end(asset.body);
-      }
+      if (!asset) sendError(res, fail('NOT_FOUND', `No route ${pathname}`), headers);
+      else send(res, headers, asset, 'public, max-age=3600');
     }
     return true;
   };
