@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import type { ReactNode } from 'react';
-import { ErrorNotice, Loading } from '@/components/ui';
+import { QueryView } from '@/components/ui';
 
 /** One record's page: loading, or why it cannot be shown with a way back, or the record. */
 export function RecordView<T>({
@@ -14,14 +14,9 @@ export function RecordView<T>({
   back: { href: string; label: string };
   children: (data: T) => ReactNode;
 }) {
-  if (query.isPending) return <Loading />;
-  if (query.isError || query.data === undefined) {
-    return (
-      <>
-        <ErrorNotice error={query.error} />
-        <Link href={back.href}>{back.label}</Link>
-      </>
-    );
-  }
-  return <>{children(query.data)}</>;
+  return (
+    <QueryView query={query} failed={<Link href={back.href}>{back.label}</Link>}>
+      {children}
+    </QueryView>
+  );
 }

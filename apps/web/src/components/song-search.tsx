@@ -1,15 +1,13 @@
 'use client';
 
-import type { RouterOutputs } from '@music/api-router/types';
 import { type ReactNode, useState } from 'react';
-import { Empty, ErrorNotice, Loading, SearchBox, useDebounced } from '@/components/ui';
-import { trpc } from '@/lib/trpc';
-
-type SongMatch = RouterOutputs['songs']['list']['data'][number];
+import { Button, Empty, ErrorNotice, Loading, SearchBox, useDebounced } from '@/components/ui';
+import { type Song, trpc } from '@/lib/trpc';
 
 /**
- * A search of the catalogue's songs as the user types, each match a row with `action` beside
- * it (link it to an artist, add it to a playlist). `error` is the action's own failure.
+ * A search of the catalogue's songs as the user types, each match a row drawn by `children`
+ * (the song with its action: link it to an artist, add it to a playlist). `error` is the
+ * action's own failure, shown above the matches.
  */
 export function SongSearch({
   label,
@@ -19,8 +17,8 @@ export function SongSearch({
 }: {
   label: string;
   limit: number;
-  error: ReactNode;
-  children: (song: SongMatch) => ReactNode;
+  error: unknown;
+  children: (song: Song) => ReactNode;
 }) {
   const [search, setSearch] = useState('');
   const term = useDebounced(search.trim());
@@ -28,7 +26,7 @@ export function SongSearch({
   return (
     <>
       <SearchBox label={label} value={search} onChange={setSearch} />
-      {error}
+      <ErrorNotice error={error} />
       {term &&
         (matches.isPending ? (
           <Loading label="Searching…" />
@@ -46,5 +44,37 @@ export function SongSearch({
           </ul>
         ))}
     </>
+  );
+}
+
+/**
+ * A song row's action button (`verb`, labelled "`verb` title"), busy while `mutation` runs for
+ * this song. Once `done.when` holds it is disabled and reads `done.label`, its label then
+ * "title `done.status`".
+ */
+export function SongAction({
+  song,
+  verb,
+  mutation,
+  onClick,
+  done,
+}: {
+  song: { id: string; title: string };
+  verb: string;
+  mutation: { isPending: boolean; variables: { songId: string } | undefined };
+  onClick: () => void;
+  done?: { when: boolean; label: string; status: string };
+}) {
+  const isDone = done?.when === true;
+  return (
+    <Button
+      variant="ghost"
+      disabled={isDone}
+      busy={mutation.isPending && mutation.variables?.songId === song.id}
+      onClick={onClick}
+      aria-label={isDone ? `${song.title} ${done.status}` : `${verb} ${song.title}`}
+    >
+      {isDone ? done.label : verb}
+    </Button>
   );
 }

@@ -37,11 +37,18 @@ export function Button({
   );
 }
 
+/** What a labelled control hands its element: its id, and the ids of its hint and error. */
+interface ControlProps {
+  id: string;
+  'aria-describedby': string | undefined;
+  'aria-invalid': true | undefined;
+}
+
 interface FieldProps {
   label: string;
   error?: string | undefined;
   hint?: string | undefined;
-  children: (ids: { id: string; describedBy: string | undefined; invalid: boolean }) => ReactNode;
+  children: (control: ControlProps) => ReactNode;
 }
 
 /** A labelled control with its hint and its error (client-side or the server's 422) beside it. */
@@ -53,7 +60,7 @@ export function Field({ label, error, hint, children }: FieldProps) {
   return (
     <div className={`field ${error ? 'field-invalid' : ''}`}>
       <label htmlFor={id}>{label}</label>
-      {children({ id, describedBy, invalid: Boolean(error) })}
+      {children({ id, 'aria-describedby': describedBy, 'aria-invalid': error ? true : undefined })}
       {hint && (
         <p className="field-hint" id={hintId}>
           {hint}
@@ -68,67 +75,42 @@ export function Field({ label, error, hint, children }: FieldProps) {
   );
 }
 
-type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> & {
+/** A control's own attributes (but its id, which the field gives it), with its label, error and hint. */
+type Labelled<Attributes> = Omit<Attributes, 'id'> & {
   label: string;
   error?: string | undefined;
   hint?: string;
 };
 
-export function TextInput({ label, error, hint, ...props }: InputProps) {
+type ControlAttributes<Attributes> = Omit<Labelled<Attributes>, 'label' | 'error' | 'hint'>;
+
+/** A control in its Field: `render` draws the element from the field's ids and its own attributes. */
+function LabelledControl<Attributes>({
+  props: { label, error, hint, ...attributes },
+  render,
+}: {
+  props: Labelled<Attributes>;
+  render: (control: ControlProps, attributes: ControlAttributes<Attributes>) => ReactNode;
+}) {
   return (
     <Field label={label} error={error} hint={hint}>
-      {({ id, describedBy, invalid }) => (
-        <input id={id} aria-describedby={describedBy} aria-invalid={invalid || undefined} {...props} />
-      )}
+      {(control) => render(control, attributes)}
     </Field>
   );
 }
 
-export function TextArea({
-  label,
-  error,
-  hint,
-  ...props
-}: Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'id'> & {
-  label: string;
-  error?: string | undefined;
-  hint?: string;
-}) {
+export function TextInput(props: Labelled<InputHTMLAttributes<HTMLInputElement>>) {
+  return <LabelledControl props={props} render={(control, rest) => <input {...control} {...rest} />} />;
+}
+
+export function TextArea(props: Labelled<TextareaHTMLAttributes<HTMLTextAreaElement>>) {
   return (
-    <Field label={label} error={error} hint={hint}>
-      {({ id, describedBy, invalid }) => (
-        <textarea
-          id={id}
-          aria-describedby={describedBy}
-          aria-invalid={invalid || undefined}
-          rows={3}
-          {...props}
-        />
-      )}
-    </Field>
+    <LabelledControl props={props} render={(control, rest) => <textarea {...control} rows={3} {...rest} />} />
   );
 }
 
-export function Select({
-  label,
-  error,
-  hint,
-  children,
-  ...props
-}: Omit<SelectHTMLAttributes<HTMLSelectElement>, 'id'> & {
-  label: string;
-  error?: string | undefined;
-  hint?: string;
-}) {
-  return (
-    <Field label={label} error={error} hint={hint}>
-      {({ id, describedBy, invalid }) => (
-        <select id={id} aria-describedby={describedBy} aria-invalid={invalid || undefined} {...props}>
-          {children}
-        </select>
-      )}
-    </Field>
-  );
+export function Select(props: Labelled<SelectHTMLAttributes<HTMLSelectElement>>) {
+  return <LabelledControl props={props} render={(control, rest) => <select {...control} {...rest} />} />;
 }
 
 export function Checkbox({
@@ -326,20 +308,32 @@ export function ConfirmDialog({
   );
 }
 
-/** The four states of a list: loading, failed, empty, or the data. */
+/**
+ * The states of a query: loading, failed (the error, then `failed` if given), empty (when
+ * `isEmpty` says so, showing `empty`), or the data.
+ */
 export function QueryView<T>({
   query,
   isEmpty,
   empty,
+  failed,
   children,
 }: {
   query: { isPending: boolean; isError: boolean; error: unknown; data: T | undefined };
-  isEmpty: (data: T) => boolean;
-  empty: ReactNode;
+  isEmpty?: (data: T) => boolean;
+  empty?: ReactNode;
+  failed?: ReactNode;
   children: (data: T) => ReactNode;
 }) {
   if (query.isPending) return <Loading />;
-  if (query.isError || query.data === undefined) return <ErrorNotice error={query.error} />;
-  if (isEmpty(query.data)) return <Empty>{empty}</Empty>;
+  if (query.isError || query.data === undefined) {
+    return (
+      <>
+        <ErrorNotice error={query.error} />
+        {failed}
+      </>
+    );
+  }
+  if (isEmpty?.(query.data)) return <Empty>{empty}</Empty>;
   return <>{children(query.data)}</>;
 }

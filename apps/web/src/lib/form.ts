@@ -9,7 +9,7 @@ import { toProblem, validate } from '@/lib/errors';
  * 422 `errors[]` for the last attempt. `check` validates and returns the parsed input (or null).
  * A field also shows an error reported on one of its items (`artistIds.2`).
  */
-export function useFormErrors(serverError: unknown) {
+function useFormErrors(serverError: unknown) {
   const [fields, setFields] = useState<Record<string, string>>({});
   const server = serverError ? toProblem(serverError).fields : {};
   const errorOf = (name: string): string | undefined => {
@@ -25,11 +25,34 @@ export function useFormErrors(serverError: unknown) {
 }
 
 /** A form's values, and `set(name)`: the change handler of the text control for `name`. */
-export function useFormValues<V extends object>(initial: V) {
+function useFormValues<V extends object>(initial: V) {
   const [values, setValues] = useState(initial);
   const set = (name: keyof V) => (e: { target: { value: string } }) =>
     setValues((v) => ({ ...v, [name]: e.target.value }));
   return { values, setValues, set };
+}
+
+/** The names of a form's text values (those a text control edits). */
+type TextName<V> = { [K in keyof V]: V[K] extends string ? K : never }[keyof V] & string;
+
+/**
+ * A form's values and their errors (useFormValues, useFormErrors); `field(name)` gives the text
+ * control for `name` its value, its change handler and its error.
+ */
+export function useForm<V extends object>(initial: V, serverError: unknown) {
+  const errors = useFormErrors(serverError);
+  const { values, setValues, set } = useFormValues(initial);
+  const field = (name: TextName<V>) => ({
+    value: values[name],
+    onChange: set(name),
+    error: errors.errorOf(name),
+  });
+  return { ...errors, values, setValues, field };
+}
+
+/** Blank text as null: an optional text left empty clears the value. */
+export function orNull(text: string): string | null {
+  return text.trim() === '' ? null : text;
 }
 
 interface Mutation<I> {
@@ -40,23 +63,25 @@ interface Mutation<I> {
 }
 
 /**
- * A create-or-edit form's submission: `save(values)` checks them with the procedure's own schema
- * (the edit procedure's when `editing`) and sends them only when they pass. `mutation` is the one
- * in use, for its error and its pending state.
+ * A create-or-edit form: its values (from `initial`), and its submission. `save(values)` checks
+ * them with the procedure's own schema and sends them only when they pass: with `key` (the edited
+ * record's id, `{ artistId }`) to the edit procedure, or to the create procedure when `key` is null.
+ * `mutation` is the one in use, for its error and its pending state; the rest is useForm's.
  */
-export function useSave<C extends z.ZodType, E extends z.ZodType>(
-  editing: boolean,
+export function useSave<V extends object, C extends z.ZodType, E extends z.ZodType>(
+  initial: V,
+  key: object | null,
   create: { schema: C; mutation: Mutation<z.output<C>> },
   edit: { schema: E; mutation: Mutation<z.output<E>> },
 ) {
-  const mutation = editing ? edit.mutation : create.mutation;
-  const form = useFormErrors(mutation.error);
-  function save(values: unknown): void {
-    if (editing) {
-      const input = form.check(edit.schema, values);
+  const mutation = key ? edit.mutation : create.mutation;
+  const form = useForm(initial, mutation.error);
+  function save(payload: object): void {
+    if (key) {
+      const input = form.check(edit.schema, { ...key, ...payload });
       if (input) edit.mutation.mutate(input);
     } else {
-      const input = form.check(create.schema, values);
+      const input = form.check(create.schema, payload);
       if (input) create.mutation.mutate(input);
     }
   }

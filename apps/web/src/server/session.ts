@@ -27,7 +27,7 @@ export { GENERATION_COOKIE };
 
 const REFRESH_MAX_AGE = 30 * 24 * 60 * 60; // the API's refresh-token lifetime
 
-export type Tokens = Pick<RouterOutputs['auth']['refresh'], 'accessToken' | 'refreshToken' | 'expiresIn'>;
+type Tokens = Pick<RouterOutputs['auth']['refresh'], 'accessToken' | 'refreshToken' | 'expiresIn'>;
 
 export function readTokens(req: NextRequest): { access?: string; refresh?: string } {
   return { access: req.cookies.get(ACCESS_COOKIE)?.value, refresh: req.cookies.get(REFRESH_COOKIE)?.value };
@@ -37,7 +37,7 @@ function secure(req: NextRequest): boolean {
   return req.nextUrl.protocol === 'https:' || req.headers.get('x-forwarded-proto') === 'https';
 }
 
-export function setSessionCookies(req: NextRequest, res: NextResponse, tokens: Tokens): void {
+function setSessionCookies(req: NextRequest, res: NextResponse, tokens: Tokens): void {
   const base = { httpOnly: true, sameSite: 'lax' as const, secure: secure(req), path: '/' };
   // The cookie goes a little before the token does (a tenth of its life, 30 s at most), so a page
   // refreshes ahead of the API's 401 rather than after it.
@@ -87,13 +87,13 @@ export function isSameOrigin(req: NextRequest): boolean {
 
 export type Refresh = { kind: 'ok'; tokens: Tokens } | { kind: 'refused' } | { kind: 'unreachable' };
 
-/** Spends a refresh token at the API: a new pair, a refusal (the session is over), or no answer. */
-export async function refreshSession(
-  refreshToken: string,
-  headers: Record<string, string>,
-): Promise<Refresh> {
+/**
+ * Spends a refresh token at the API for the request `req` (from its address): a new pair, a
+ * refusal (the session is over), or no answer.
+ */
+export async function refreshSession(req: NextRequest, refreshToken: string): Promise<Refresh> {
   try {
-    return { kind: 'ok', tokens: await apiClient(headers).auth.refresh.mutate({ refreshToken }) };
+    return { kind: 'ok', tokens: await apiClient(forwardedFor(req)).auth.refresh.mutate({ refreshToken }) };
   } catch (error) {
     // A refused (401) or unreadable (422) token ends the session; any other failure may pass.
     const { status } = apiFailure(error);
@@ -101,10 +101,23 @@ export async function refreshSession(
   }
 }
 
+/** The session routes' answers are never stored. */
+export const NO_STORE = { 'cache-control': 'no-store' };
+
+/** What a route says (with a 503) when the API does not answer. */
+export const UNREACHABLE = 'The catalogue service cannot be reached. Try again shortly.';
+
 /** A failure in the tRPC error envelope, so the client reports it like any other error. */
 export function trpcError(status: number, code: ErrorCode, message: string): NextResponse {
   return NextResponse.json(
     { error: { message, code: -32000, data: { code, httpStatus: status } } },
-    { status, headers: { 'cache-control': 'no-store' } },
+    { status, headers: NO_STORE },
   );
+}
+
+/** A session route's JSON answer that hands out a new token pair: the tokens go into the cookies. */
+export function withSessionCookies(req: NextRequest, body: object, tokens: Tokens): NextResponse {
+  const res = NextResponse.json(body, { headers: NO_STORE });
+  setSessionCookies(req, res, tokens);
+  return res;
 }

@@ -5,34 +5,34 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { type FormEvent, useState } from 'react';
 import { Button, ErrorNotice, Notice, TextInput } from '@/components/ui';
-import { validate } from '@/lib/errors';
+import { useForm } from '@/lib/form';
 import { safeNext } from '@/lib/navigation';
+
+/** The sign-in form's two fields, and how password managers should fill them. */
+const CREDENTIALS = [
+  { name: 'email', label: 'Email', type: 'email', autoComplete: 'username' },
+  { name: 'password', label: 'Password', type: 'password', autoComplete: 'current-password' },
+] as const;
 
 export function SignInForm() {
   const router = useRouter();
   const params = useSearchParams();
   const queryClient = useQueryClient();
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [fields, setFields] = useState<Record<string, string>>({});
+  const { values, field, check } = useForm({ email: '', password: '' }, null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     setError(null);
-    const checked = validate(loginInput, { email, password });
-    if (!checked.ok) {
-      setFields(checked.fields);
-      return;
-    }
-    setFields({});
+    const input = check(loginInput, values);
+    if (!input) return;
     setBusy(true);
     try {
       const res = await fetch('/api/session', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(checked.data),
+        body: JSON.stringify(input),
       });
       if (res.ok) {
         queryClient.clear();
@@ -58,26 +58,9 @@ export function SignInForm() {
     <form onSubmit={submit} noValidate>
       {params.get('expired') && <Notice>Your session has ended. Please sign in again.</Notice>}
       <ErrorNotice error={error} />
-      <TextInput
-        label="Email"
-        type="email"
-        name="email"
-        autoComplete="username"
-        required
-        value={email}
-        onChange={(e) => setEmail(e.target.value)}
-        error={fields.email}
-      />
-      <TextInput
-        label="Password"
-        type="password"
-        name="password"
-        autoComplete="current-password"
-        required
-        value={password}
-        onChange={(e) => setPassword(e.target.value)}
-        error={fields.password}
-      />
+      {CREDENTIALS.map(({ name, ...input }) => (
+        <TextInput key={name} name={name} required {...input} {...field(name)} />
+      ))}
       <Button type="submit" variant="primary" busy={busy} className="wide">
         {busy ? 'Signing in…' : 'Sign in'}
       </Button>

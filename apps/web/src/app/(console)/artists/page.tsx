@@ -5,10 +5,11 @@ import { useRouter } from 'next/navigation';
 import { useEffect, useState } from 'react';
 import { ArtistForm } from '@/components/artist-form';
 import { useOwnArtists } from '@/components/artists';
+import { useCreateDialog } from '@/components/dialog-form';
 import { PageHeader, RoleGate } from '@/components/guard';
-import { PagedTable } from '@/components/paged-table';
+import { PagedTable, usePaging } from '@/components/paged-table';
 import { useMe } from '@/components/session';
-import { Button, Dialog, ErrorNotice, Loading, Notice, SearchBox, useDebounced } from '@/components/ui';
+import { ErrorNotice, Loading, Notice, SearchBox, useDebounced } from '@/components/ui';
 import { trpc } from '@/lib/trpc';
 
 const LIMIT = 20;
@@ -49,29 +50,24 @@ function MyArtist() {
 
 function AllArtists() {
   const [search, setSearch] = useState('');
-  const [page, setPage] = useState(1);
-  const [creating, setCreating] = useState(false);
+  const paging = usePaging(LIMIT);
   const router = useRouter();
   const term = useDebounced(search.trim());
   const list = trpc.artists.list.useQuery(
-    { page, limit: LIMIT, ...(term ? { search: term } : {}) },
+    { page: paging.page, limit: LIMIT, ...(term ? { search: term } : {}) },
     { placeholderData: (previous) => previous },
   );
+  const create = useCreateDialog('New artist', (close) => (
+    <ArtistForm artist={null} onSaved={(artist) => router.push(`/artists/${artist.id}`)} onCancel={close} />
+  ));
   return (
     <>
-      <PageHeader title="Artists">
-        <Button variant="primary" onClick={() => setCreating(true)}>
-          New artist
-        </Button>
-      </PageHeader>
+      <PageHeader title="Artists">{create.button}</PageHeader>
       <div className="toolbar">
         <SearchBox
           label="Search artists by name"
           value={search}
-          onChange={(v) => {
-            setSearch(v);
-            setPage(1);
-          }}
+          onChange={(v) => paging.reset(() => setSearch(v))}
         />
       </div>
       <PagedTable
@@ -89,19 +85,9 @@ function AllArtists() {
             <td data-label="Account">{artist.userId ? 'Linked' : <span className="muted">None</span>}</td>
           </>
         )}
-        page={page}
-        limit={LIMIT}
-        onPage={setPage}
+        paging={paging}
       />
-      <Dialog open={creating} title="New artist" onClose={() => setCreating(false)}>
-        {creating && (
-          <ArtistForm
-            artist={null}
-            onSaved={(artist) => router.push(`/artists/${artist.id}`)}
-            onCancel={() => setCreating(false)}
-          />
-        )}
-      </Dialog>
+      {create.dialog}
     </>
   );
 }

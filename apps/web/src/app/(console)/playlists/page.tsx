@@ -3,12 +3,13 @@
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
+import { useCreateDialog } from '@/components/dialog-form';
 import { PageHeader } from '@/components/guard';
-import { PagedTable } from '@/components/paged-table';
+import { PagedTable, usePaging } from '@/components/paged-table';
 import { PlaylistForm } from '@/components/playlist-form';
 import { Owner } from '@/components/playlist-owner';
 import { useMe } from '@/components/session';
-import { Button, Dialog, formatDate } from '@/components/ui';
+import { Button, formatDate } from '@/components/ui';
 import { trpc } from '@/lib/trpc';
 
 const LIMIT = 20;
@@ -18,11 +19,20 @@ export default function PlaylistsPage() {
   const me = useMe();
   const router = useRouter();
   const [scope, setScope] = useState<Scope>(me.role === 'admin' ? 'all' : 'mine');
-  const [page, setPage] = useState(1);
-  const [creating, setCreating] = useState(false);
+  const paging = usePaging(LIMIT);
   const input =
     scope === 'mine' ? { userId: me.id } : scope === 'public' ? { visibility: 'public' as const } : {};
-  const list = trpc.playlists.list.useQuery({ page, limit: LIMIT, ...input }, { placeholderData: (p) => p });
+  const list = trpc.playlists.list.useQuery(
+    { page: paging.page, limit: LIMIT, ...input },
+    { placeholderData: (p) => p },
+  );
+  const create = useCreateDialog('New playlist', (close) => (
+    <PlaylistForm
+      playlist={null}
+      onSaved={(playlist) => router.push(`/playlists/${playlist.id}`)}
+      onCancel={close}
+    />
+  ));
   const tabs: Array<[Scope, string]> = [
     ['mine', 'My playlists'],
     ['public', 'Public playlists'],
@@ -31,21 +41,14 @@ export default function PlaylistsPage() {
 
   return (
     <>
-      <PageHeader title="Playlists">
-        <Button variant="primary" onClick={() => setCreating(true)}>
-          New playlist
-        </Button>
-      </PageHeader>
+      <PageHeader title="Playlists">{create.button}</PageHeader>
       <fieldset className="tabs">
         <legend className="sr-only">Which playlists</legend>
         {tabs.map(([value, label]) => (
           <Button
             key={value}
             aria-pressed={scope === value}
-            onClick={() => {
-              setScope(value);
-              setPage(1);
-            }}
+            onClick={() => paging.reset(() => setScope(value))}
           >
             {label}
           </Button>
@@ -78,19 +81,9 @@ export default function PlaylistsPage() {
             <td data-label="Updated">{formatDate(playlist.updatedAt)}</td>
           </>
         )}
-        page={page}
-        limit={LIMIT}
-        onPage={setPage}
+        paging={paging}
       />
-      <Dialog open={creating} title="New playlist" onClose={() => setCreating(false)}>
-        {creating && (
-          <PlaylistForm
-            playlist={null}
-            onSaved={(playlist) => router.push(`/playlists/${playlist.id}`)}
-            onCancel={() => setCreating(false)}
-          />
-        )}
-      </Dialog>
+      {create.dialog}
     </>
   );
 }

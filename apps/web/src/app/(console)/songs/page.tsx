@@ -3,14 +3,14 @@
 import Link from 'next/link';
 import { useState } from 'react';
 import { ArtistNames, ArtistPicker } from '@/components/artists';
+import { useConfirmDelete } from '@/components/confirm-delete';
 import { PageHeader } from '@/components/guard';
-import { PagedTable } from '@/components/paged-table';
+import { PagedTable, usePaging } from '@/components/paged-table';
 import { useMe } from '@/components/session';
 import { useSongAccess } from '@/components/song-access';
 import { SongForm } from '@/components/song-form';
 import {
   Button,
-  ConfirmDialog,
   Dialog,
   formatDuration,
   Loading,
@@ -30,9 +30,9 @@ export default function SongsPage() {
   const [genre, setGenre] = useState('');
   const [artistFilter, setArtistFilter] = useState<string[]>([]);
   const [scope, setScope] = useState<'mine' | 'all'>(me.role === 'artist' ? 'mine' : 'all');
-  const [page, setPage] = useState(1);
+  const paging = usePaging(LIMIT);
+  const { reset } = paging;
   const [editing, setEditing] = useState<Song | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<Song | null>(null);
   const term = useDebounced(search.trim());
   const genreTerm = useDebounced(genre.trim());
   const mineId = scope === 'mine' ? access.ownArtists[0]?.id : undefined;
@@ -40,7 +40,7 @@ export default function SongsPage() {
   const waitingForOwn = scope === 'mine' && access.ownPending;
   const list = trpc.songs.list.useQuery(
     {
-      page,
+      page: paging.page,
       limit: LIMIT,
       ...(term ? { search: term } : {}),
       ...(genreTerm ? { genre: genreTerm } : {}),
@@ -49,16 +49,16 @@ export default function SongsPage() {
     { placeholderData: (previous) => previous, enabled: !waitingForOwn },
   );
   const utils = trpc.useUtils();
-  const remove = trpc.songs.delete.useMutation({
-    onSuccess: async () => {
-      setDeleting(null);
-      await utils.songs.list.invalidate();
-    },
+  const remove = trpc.songs.delete.useMutation({ onSuccess: () => utils.songs.list.invalidate() });
+  const confirmDelete = useConfirmDelete(remove, {
+    title: 'Delete song',
+    input: (song: Song) => ({ songId: song.id }),
+    body: (song) => (
+      <>
+        Delete <strong>{song.title}</strong>? It leaves every playlist and artist it is in.
+      </>
+    ),
   });
-  const reset = (fn: () => void) => {
-    fn();
-    setPage(1);
-  };
   const noOwnArtist = me.role === 'artist' && !access.ownPending && access.ownArtists.length === 0;
 
   return (
@@ -134,10 +134,7 @@ export default function SongsPage() {
                     </Button>
                     <Button
                       variant="ghost"
-                      onClick={() => {
-                        remove.reset();
-                        setDeleting(song);
-                      }}
+                      onClick={() => confirmDelete.ask(song)}
                       aria-label={`Delete ${song.title}`}
                     >
                       Delete
@@ -147,9 +144,7 @@ export default function SongsPage() {
               </td>
             </>
           )}
-          page={page}
-          limit={LIMIT}
-          onPage={setPage}
+          paging={paging}
         />
       )}
       <Dialog
@@ -166,20 +161,7 @@ export default function SongsPage() {
           />
         )}
       </Dialog>
-      <ConfirmDialog
-        open={deleting !== null}
-        title="Delete song"
-        body={
-          <>
-            Delete <strong>{deleting?.title}</strong>? It leaves every playlist and artist it is in.
-          </>
-        }
-        confirmLabel="Delete song"
-        busy={remove.isPending}
-        error={remove.error}
-        onConfirm={() => deleting && remove.mutate({ songId: deleting.id })}
-        onClose={() => setDeleting(null)}
-      />
+      {confirmDelete.dialog}
     </>
   );
 }

@@ -1,13 +1,14 @@
 'use client';
 
 import { createUserInput, updateUserInput } from '@music/api-router/schemas';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
+import { useConfirmDelete } from '@/components/confirm-delete';
 import { DialogForm } from '@/components/dialog-form';
 import { PageHeader, RoleGate } from '@/components/guard';
-import { PagedTable } from '@/components/paged-table';
+import { PagedTable, usePaging } from '@/components/paged-table';
 import { useMe } from '@/components/session';
-import { Button, ConfirmDialog, Dialog, formatDate, Select, TextInput } from '@/components/ui';
-import { useFormValues, useSave } from '@/lib/form';
+import { Button, Dialog, formatDate, Select, TextInput } from '@/components/ui';
+import { useSave } from '@/lib/form';
 import { type Role, trpc, type User } from '@/lib/trpc';
 
 const LIMIT = 20;
@@ -25,19 +26,23 @@ export default function UsersPage() {
 function Users() {
   const me = useMe();
   const [role, setRole] = useState<Role | ''>('');
-  const [page, setPage] = useState(1);
+  const paging = usePaging(LIMIT);
   const [editing, setEditing] = useState<User | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<User | null>(null);
   const list = trpc.users.list.useQuery(
-    { page, limit: LIMIT, ...(role ? { role } : {}) },
+    { page: paging.page, limit: LIMIT, ...(role ? { role } : {}) },
     { placeholderData: (p) => p },
   );
   const utils = trpc.useUtils();
-  const remove = trpc.users.delete.useMutation({
-    onSuccess: async () => {
-      setDeleting(null);
-      await utils.users.list.invalidate();
-    },
+  const remove = trpc.users.delete.useMutation({ onSuccess: () => utils.users.list.invalidate() });
+  const confirmDelete = useConfirmDelete(remove, {
+    title: 'Delete user',
+    input: (user: User) => ({ userId: user.id }),
+    body: (user) => (
+      <>
+        Delete <strong>{user.username}</strong> ({user.email})? Their playlists and sessions are deleted with
+        them; an artist they manage stays, unlinked.
+      </>
+    ),
   });
 
   return (
@@ -51,17 +56,10 @@ function Users() {
         <Select
           label="Role"
           value={role}
-          onChange={(e) => {
-            setRole(e.target.value as Role | '');
-            setPage(1);
-          }}
+          onChange={(e) => paging.reset(() => setRole(e.target.value as Role | ''))}
         >
           <option value="">All roles</option>
-          {ROLES.map((r) => (
-            <option key={r} value={r}>
-              {ROLE_LABEL[r]}
-            </option>
-          ))}
+          <RoleOptions />
         </Select>
       </div>
       <PagedTable
@@ -82,10 +80,7 @@ function Users() {
               </Button>
               <Button
                 variant="ghost"
-                onClick={() => {
-                  remove.reset();
-                  setDeleting(user);
-                }}
+                onClick={() => confirmDelete.ask(user)}
                 disabled={user.id === me.id}
                 title={user.id === me.id ? 'You cannot delete yourself here' : undefined}
                 aria-label={`Delete ${user.username}`}
@@ -95,96 +90,65 @@ function Users() {
             </td>
           </>
         )}
-        page={page}
-        limit={LIMIT}
-        onPage={setPage}
+        paging={paging}
       />
       {editing && <UserDialog user={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
-      <ConfirmDialog
-        open={deleting !== null}
-        title="Delete user"
-        body={
-          <>
-            Delete <strong>{deleting?.username}</strong> ({deleting?.email})? Their playlists and sessions are
-            deleted with them; an artist they manage stays, unlinked.
-          </>
-        }
-        confirmLabel="Delete user"
-        busy={remove.isPending}
-        error={remove.error}
-        onConfirm={() => deleting && remove.mutate({ userId: deleting.id })}
-        onClose={() => setDeleting(null)}
-      />
+      {confirmDelete.dialog}
     </>
   );
 }
 
 function UserDialog({ user, onClose }: { user: User | null; onClose: () => void }) {
   const utils = trpc.useUtils();
-  const { values, set } = useFormValues({
-    username: user?.username ?? '',
-    email: user?.email ?? '',
-    password: '',
-    role: (user?.role ?? 'user') as Role,
-  });
   const done = async () => {
     await utils.users.list.invalidate();
     onClose();
   };
-  const { mutation, errorOf, save } = useSave(
-    user !== null,
+  const { values, field, mutation, save } = useSave(
+    {
+      username: user?.username ?? '',
+      email: user?.email ?? '',
+      password: '',
+      role: (user?.role ?? 'user') as Role,
+    },
+    user && { userId: user.id },
     { schema: createUserInput, mutation: trpc.users.create.useMutation({ onSuccess: done }) },
     { schema: updateUserInput, mutation: trpc.users.update.useMutation({ onSuccess: done }) },
   );
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    save(user ? { userId: user.id, ...values } : values);
-  }
-
   return (
     <Dialog open title={user ? `Edit ${user.username}` : 'New user'} onClose={onClose}>
       <DialogForm
-        onSubmit={submit}
-        error={mutation.error}
-        busy={mutation.isPending}
+        onSubmit={() => save(values)}
+        mutation={mutation}
         submitLabel={user ? 'Save changes' : 'Create user'}
         onCancel={onClose}
       >
-        <TextInput
-          label="Name"
-          value={values.username}
-          onChange={set('username')}
-          error={errorOf('username')}
-        />
-        <TextInput
-          label="Email"
-          type="email"
-          value={values.email}
-          onChange={set('email')}
-          error={errorOf('email')}
-        />
+        <TextInput label="Name" {...field('username')} />
+        <TextInput label="Email" type="email" {...field('email')} />
         <TextInput
           label={user ? 'New password' : 'Password'}
           type="password"
           autoComplete="new-password"
-          value={values.password}
-          onChange={set('password')}
-          error={errorOf('password')}
+          {...field('password')}
           hint={
             user
               ? 'The API replaces a user as a whole: any change, a role change included, sets a new password (8 to 128 characters). Tell the user.'
               : '8 to 128 characters'
           }
         />
-        <Select label="Role" value={values.role} onChange={set('role')} error={errorOf('role')}>
-          {ROLES.map((r) => (
-            <option key={r} value={r}>
-              {ROLE_LABEL[r]}
-            </option>
-          ))}
+        <Select label="Role" {...field('role')}>
+          <RoleOptions />
         </Select>
       </DialogForm>
     </Dialog>
   );
+}
+
+function RoleOptions() {
+  return ROLES.map((r) => (
+    <option key={r} value={r}>
+      {ROLE_LABEL[r]}
+    </option>
+  ));
 }

@@ -6,9 +6,11 @@ import {
   clearSessionCookies,
   forwardedFor,
   isSameOrigin,
+  NO_STORE,
   readTokens,
   refreshSession,
-  setSessionCookies,
+  UNREACHABLE,
+  withSessionCookies,
 } from '@/server/session';
 
 /**
@@ -16,10 +18,8 @@ import {
  * its tokens, which go into httpOnly cookies instead; its refusals are passed back in the
  * contract's `/v1` error body (`{code, message}`, `errors` on a 422, `Retry-After`).
  */
-const noStore = { 'cache-control': 'no-store' };
-
 function refuse(status: number, code: ErrorCode, message: string) {
-  return NextResponse.json({ code, message }, { status, headers: noStore });
+  return NextResponse.json({ code, message }, { status, headers: NO_STORE });
 }
 
 /** The body as a JSON object, or why not, in the words `/v1` used for the same body. */
@@ -38,12 +38,12 @@ function jsonObject(body: string): object | string {
 
 function answerFailure({ status, error }: ApiFailure) {
   if (status === 0) {
-    return refuse(503, 'SERVICE_UNAVAILABLE', 'The catalogue service cannot be reached. Try again shortly.');
+    return refuse(503, 'SERVICE_UNAVAILABLE', UNREACHABLE);
   }
   if (!error) {
     return refuse(status >= 200 && status < 300 ? 502 : status, 'INTERNAL_SERVER_ERROR', 'Unexpected answer');
   }
-  const headers: Record<string, string> = { ...noStore };
+  const headers: Record<string, string> = { ...NO_STORE };
   if (error.retryAfter !== undefined) headers['retry-after'] = String(error.retryAfter);
   const body = {
     code: error.code,
@@ -66,9 +66,7 @@ export async function POST(req: NextRequest) {
   } catch (error) {
     return answerFailure(apiFailure(error));
   }
-  const res = NextResponse.json({ user: signedIn.user }, { headers: noStore });
-  setSessionCookies(req, res, signedIn);
-  return res;
+  return withSessionCookies(req, { user: signedIn.user }, signedIn);
 }
 
 export async function DELETE(req: NextRequest) {
@@ -78,7 +76,7 @@ export async function DELETE(req: NextRequest) {
   // Only the refresh cookie left: spend it for an access token, so the session really ends on
   // the API instead of lingering until the refresh token expires.
   if (!access && tokens.refresh) {
-    const outcome = await refreshSession(tokens.refresh, forwardedFor(req));
+    const outcome = await refreshSession(req, tokens.refresh);
     if (outcome.kind === 'ok') access = outcome.tokens.accessToken;
   }
   if (access) {
@@ -87,7 +85,7 @@ export async function DELETE(req: NextRequest) {
       .auth.logout.mutate()
       .catch(() => undefined);
   }
-  const res = new NextResponse(null, { status: 204, headers: noStore });
+  const res = new NextResponse(null, { status: 204, headers: NO_STORE });
   clearSessionCookies(res);
   return res;
 }

@@ -4,19 +4,12 @@ import Link from 'next/link';
 import { useParams, useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { ArtistForm } from '@/components/artist-form';
+import { useConfirmDelete } from '@/components/confirm-delete';
 import { PageHeader } from '@/components/guard';
 import { RecordView } from '@/components/record-view';
 import { useMe } from '@/components/session';
-import { SongSearch } from '@/components/song-search';
-import {
-  Button,
-  ConfirmDialog,
-  ErrorNotice,
-  formatDuration,
-  Notice,
-  Pager,
-  QueryView,
-} from '@/components/ui';
+import { SongAction, SongSearch } from '@/components/song-search';
+import { Button, ErrorNotice, formatDuration, Notice, Pager, QueryView } from '@/components/ui';
 import { type Artist, trpc } from '@/lib/trpc';
 
 const LIMIT = 20;
@@ -37,12 +30,16 @@ function ArtistDetail({ artist, mayEdit, isAdmin }: { artist: Artist; mayEdit: b
   const router = useRouter();
   const utils = trpc.useUtils();
   const [saved, setSaved] = useState(false);
-  const [deleting, setDeleting] = useState(false);
   const remove = trpc.artists.delete.useMutation({
     onSuccess: async () => {
       await utils.artists.list.invalidate();
       router.push('/artists');
     },
+  });
+  const confirmDelete = useConfirmDelete(remove, {
+    title: 'Delete artist',
+    input: (record: Artist) => ({ artistId: record.id }),
+    body: (record) => `Delete “${record.name}”? Its songs stay in the catalogue, unlinked from it.`,
   });
   return (
     <>
@@ -53,7 +50,7 @@ function ArtistDetail({ artist, mayEdit, isAdmin }: { artist: Artist; mayEdit: b
       )}
       <PageHeader title={artist.name}>
         {isAdmin && (
-          <Button variant="danger" onClick={() => setDeleting(true)}>
+          <Button variant="danger" onClick={() => confirmDelete.ask(artist)}>
             Delete artist
           </Button>
         )}
@@ -68,16 +65,7 @@ function ArtistDetail({ artist, mayEdit, isAdmin }: { artist: Artist; mayEdit: b
         <p>{artist.bio}</p>
       )}
       <ArtistSongs artist={artist} mayLink={isAdmin} />
-      <ConfirmDialog
-        open={deleting}
-        title="Delete artist"
-        body={`Delete “${artist.name}”? Its songs stay in the catalogue, unlinked from it.`}
-        confirmLabel="Delete artist"
-        busy={remove.isPending}
-        error={remove.error}
-        onConfirm={() => remove.mutate({ artistId: artist.id })}
-        onClose={() => setDeleting(false)}
-      />
+      {confirmDelete.dialog}
     </>
   );
 }
@@ -108,14 +96,12 @@ function ArtistSongs({ artist, mayLink }: { artist: Artist; mayLink: boolean }) 
                   <Link href={`/songs/${song.id}`}>{song.title}</Link>
                   <span className="muted">{formatDuration(song.duration)}</span>
                   {mayLink && (
-                    <Button
-                      variant="ghost"
-                      busy={unlink.isPending && unlink.variables?.songId === song.id}
+                    <SongAction
+                      song={song}
+                      verb="Unlink"
+                      mutation={unlink}
                       onClick={() => unlink.mutate({ artistId: artist.id, songId: song.id })}
-                      aria-label={`Unlink ${song.title}`}
-                    >
-                      Unlink
-                    </Button>
+                    />
                   )}
                 </li>
               ))}
@@ -134,28 +120,19 @@ function LinkSong({ artist, onLinked }: { artist: Artist; onLinked: () => Promis
   return (
     <div className="subsection">
       <h3>Link a song</h3>
-      <SongSearch
-        label={`Search songs to link to ${artist.name}`}
-        limit={8}
-        error={<ErrorNotice error={link.error} />}
-      >
-        {(song) => {
-          const linked = song.artistIds.includes(artist.id);
-          return (
-            <>
-              <span>{song.title}</span>
-              <Button
-                variant="ghost"
-                disabled={linked}
-                busy={link.isPending && link.variables?.songId === song.id}
-                onClick={() => link.mutate({ artistId: artist.id, songId: song.id })}
-                aria-label={linked ? `${song.title} is linked` : `Link ${song.title}`}
-              >
-                {linked ? 'Linked' : 'Link'}
-              </Button>
-            </>
-          );
-        }}
+      <SongSearch label={`Search songs to link to ${artist.name}`} limit={8} error={link.error}>
+        {(song) => (
+          <>
+            <span>{song.title}</span>
+            <SongAction
+              song={song}
+              verb="Link"
+              mutation={link}
+              onClick={() => link.mutate({ artistId: artist.id, songId: song.id })}
+              done={{ when: song.artistIds.includes(artist.id), label: 'Linked', status: 'is linked' }}
+            />
+          </>
+        )}
       </SongSearch>
     </div>
   );

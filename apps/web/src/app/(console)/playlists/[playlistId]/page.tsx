@@ -4,22 +4,14 @@ import Link from 'next/link';
 import { useParams, useRouter } from 'next/navigation';
 import { type DragEvent, type KeyboardEvent, useEffect, useState } from 'react';
 import { ArtistNames } from '@/components/artists';
+import { useConfirmDelete } from '@/components/confirm-delete';
 import { PageHeader } from '@/components/guard';
 import { PlaylistForm } from '@/components/playlist-form';
 import { Owner } from '@/components/playlist-owner';
 import { RecordView } from '@/components/record-view';
 import { useMe } from '@/components/session';
-import { SongSearch } from '@/components/song-search';
-import {
-  Button,
-  ConfirmDialog,
-  Dialog,
-  ErrorNotice,
-  formatDuration,
-  Notice,
-  Pager,
-  QueryView,
-} from '@/components/ui';
+import { SongAction, SongSearch } from '@/components/song-search';
+import { Button, Dialog, ErrorNotice, formatDuration, Notice, Pager, QueryView } from '@/components/ui';
 import { toProblem } from '@/lib/errors';
 import { type Playlist, trpc } from '@/lib/trpc';
 
@@ -40,13 +32,23 @@ function PlaylistDetail({ playlist, mayEdit }: { playlist: Playlist; mayEdit: bo
   const router = useRouter();
   const utils = trpc.useUtils();
   const [editing, setEditing] = useState(false);
-  const [deleting, setDeleting] = useState(false);
   const remove = trpc.playlists.delete.useMutation({
     onSuccess: async () => {
       await utils.playlists.list.invalidate();
       router.push('/playlists');
     },
   });
+  const confirmDelete = useConfirmDelete(remove, {
+    title: 'Delete playlist',
+    input: (record: Playlist) => ({ playlistId: record.id }),
+    body: (record) => `Delete “${record.name}”? The songs stay in the catalogue.`,
+  });
+  // The playlist (its song count and order) and its pages of songs, after any change to its songs.
+  const refresh = () =>
+    Promise.all([
+      utils.playlists.get.invalidate({ playlistId: playlist.id }),
+      utils.playlists.songs.invalidate({ playlistId: playlist.id }),
+    ]);
   return (
     <>
       <p className="breadcrumbs">
@@ -56,7 +58,7 @@ function PlaylistDetail({ playlist, mayEdit }: { playlist: Playlist; mayEdit: bo
         {mayEdit && (
           <>
             <Button onClick={() => setEditing(true)}>Edit details</Button>
-            <Button variant="danger" onClick={() => setDeleting(true)}>
+            <Button variant="danger" onClick={() => confirmDelete.ask(playlist)}>
               Delete
             </Button>
           </>
@@ -73,8 +75,8 @@ function PlaylistDetail({ playlist, mayEdit }: { playlist: Playlist; mayEdit: bo
       {!mayEdit && (
         <Notice>This is another listener’s public playlist: you can listen along but not change it.</Notice>
       )}
-      <PlaylistSongs playlist={playlist} mayEdit={mayEdit} />
-      {mayEdit && <AddSongs playlist={playlist} />}
+      <PlaylistSongs playlist={playlist} mayEdit={mayEdit} refresh={refresh} />
+      {mayEdit && <AddSongs playlist={playlist} refresh={refresh} />}
       <Dialog open={editing} title="Edit playlist" onClose={() => setEditing(false)}>
         {editing && (
           <PlaylistForm
@@ -84,16 +86,7 @@ function PlaylistDetail({ playlist, mayEdit }: { playlist: Playlist; mayEdit: bo
           />
         )}
       </Dialog>
-      <ConfirmDialog
-        open={deleting}
-        title="Delete playlist"
-        body={`Delete “${playlist.name}”? The songs stay in the catalogue.`}
-        confirmLabel="Delete playlist"
-        busy={remove.isPending}
-        error={remove.error}
-        onConfirm={() => remove.mutate({ playlistId: playlist.id })}
-        onClose={() => setDeleting(false)}
-      />
+      {confirmDelete.dialog}
     </>
   );
 }
@@ -109,7 +102,15 @@ function move<T>(items: readonly T[], from: number, to: number): T[] {
  * The songs in playlist order. Reordering sends the whole new order (`PUT` with `songIds`, the
  * contract's way); drag a row, or focus its handle and use Alt+↑/↓, or the Up/Down buttons.
  */
-function PlaylistSongs({ playlist, mayEdit }: { playlist: Playlist; mayEdit: boolean }) {
+function PlaylistSongs({
+  playlist,
+  mayEdit,
+  refresh,
+}: {
+  playlist: Playlist;
+  mayEdit: boolean;
+  refresh: () => Promise<unknown>;
+}) {
   const [page, setPage] = useState(1);
   const [dragging, setDragging] = useState<number | null>(null);
   const [announcement, setAnnouncement] = useState('');
@@ -124,11 +125,6 @@ function PlaylistSongs({ playlist, mayEdit }: { playlist: Playlist; mayEdit: boo
     { playlistId: playlist.id, page, limit: LIMIT },
     { placeholderData: (p) => p },
   );
-  const refresh = () =>
-    Promise.all([
-      utils.playlists.get.invalidate({ playlistId: playlist.id }),
-      utils.playlists.songs.invalidate(),
-    ]);
   const reorder = trpc.playlists.replace.useMutation({ onSettled: refresh });
   const removeSong = trpc.playlists.removeSong.useMutation({ onSettled: refresh });
 
@@ -250,14 +246,12 @@ function PlaylistSongs({ playlist, mayEdit }: { playlist: Playlist; mayEdit: boo
                         >
                           ↓
                         </Button>
-                        <Button
-                          variant="ghost"
-                          busy={removeSong.isPending && removeSong.variables?.songId === song.id}
+                        <SongAction
+                          song={song}
+                          verb="Remove"
+                          mutation={removeSong}
                           onClick={() => removeSong.mutate({ playlistId: playlist.id, songId: song.id })}
-                          aria-label={`Remove ${song.title}`}
-                        >
-                          Remove
-                        </Button>
+                        />
                       </span>
                     )}
                   </li>
@@ -272,15 +266,8 @@ function PlaylistSongs({ playlist, mayEdit }: { playlist: Playlist; mayEdit: boo
   );
 }
 
-function AddSongs({ playlist }: { playlist: Playlist }) {
-  const utils = trpc.useUtils();
-  const add = trpc.playlists.addSong.useMutation({
-    onSettled: () =>
-      Promise.all([
-        utils.playlists.get.invalidate({ playlistId: playlist.id }),
-        utils.playlists.songs.invalidate(),
-      ]),
-  });
+function AddSongs({ playlist, refresh }: { playlist: Playlist; refresh: () => Promise<unknown> }) {
+  const add = trpc.playlists.addSong.useMutation({ onSettled: refresh });
   const inPlaylist = new Set(playlist.songIds);
   const problem = add.error ? toProblem(add.error) : null;
   return (
@@ -289,13 +276,7 @@ function AddSongs({ playlist }: { playlist: Playlist }) {
       <SongSearch
         label="Search the catalogue by title, album or artist"
         limit={10}
-        error={
-          problem && (
-            <ErrorNotice
-              error={problem.code === 'CONFLICT' ? 'That song is already in this playlist.' : add.error}
-            />
-          )
-        }
+        error={problem?.code === 'CONFLICT' ? 'That song is already in this playlist.' : add.error}
       >
         {(song) => (
           <>
@@ -305,15 +286,13 @@ function AddSongs({ playlist }: { playlist: Playlist }) {
                 <ArtistNames ids={song.artistIds} />
               </span>
             </span>
-            <Button
-              variant="ghost"
-              disabled={inPlaylist.has(song.id)}
-              busy={add.isPending && add.variables?.songId === song.id}
+            <SongAction
+              song={song}
+              verb="Add"
+              mutation={add}
               onClick={() => add.mutate({ playlistId: playlist.id, songId: song.id })}
-              aria-label={inPlaylist.has(song.id) ? `${song.title} is in the playlist` : `Add ${song.title}`}
-            >
-              {inPlaylist.has(song.id) ? 'Added' : 'Add'}
-            </Button>
+              done={{ when: inPlaylist.has(song.id), label: 'Added', status: 'is in the playlist' }}
+            />
           </>
         )}
       </SongSearch>

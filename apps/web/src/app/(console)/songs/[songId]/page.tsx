@@ -4,27 +4,29 @@ import Link from 'next/link';
 import { useParams, useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { ArtistNames } from '@/components/artists';
+import { useConfirmDelete } from '@/components/confirm-delete';
 import { PageHeader } from '@/components/guard';
+import { RecordView } from '@/components/record-view';
 import { useSongAccess } from '@/components/song-access';
 import { SongForm } from '@/components/song-form';
-import {
-  Button,
-  ConfirmDialog,
-  ErrorNotice,
-  formatDate,
-  formatDuration,
-  Loading,
-  Notice,
-} from '@/components/ui';
-import { trpc } from '@/lib/trpc';
+import { Button, formatDate, formatDuration, Loading, Notice } from '@/components/ui';
+import { type Song, trpc } from '@/lib/trpc';
 
 export default function SongPage() {
   const { songId } = useParams<{ songId: string }>();
-  const router = useRouter();
   const access = useSongAccess();
   const song = trpc.songs.get.useQuery({ songId });
+  if (access.ownPending) return <Loading />;
+  return (
+    <RecordView query={song} back={{ href: '/songs', label: 'Back to songs' }}>
+      {(data) => <SongDetail song={data} access={access} />}
+    </RecordView>
+  );
+}
+
+function SongDetail({ song, access }: { song: Song; access: ReturnType<typeof useSongAccess> }) {
+  const router = useRouter();
   const [saved, setSaved] = useState(false);
-  const [deleting, setDeleting] = useState(false);
   const utils = trpc.useUtils();
   const remove = trpc.songs.delete.useMutation({
     onSuccess: async () => {
@@ -32,25 +34,20 @@ export default function SongPage() {
       router.push('/songs');
     },
   });
-
-  if (song.isPending || access.ownPending) return <Loading />;
-  if (song.isError) {
-    return (
-      <>
-        <ErrorNotice error={song.error} />
-        <Link href="/songs">Back to songs</Link>
-      </>
-    );
-  }
-  const editable = access.canEdit(song.data);
+  const confirmDelete = useConfirmDelete(remove, {
+    title: 'Delete song',
+    input: (record: Song) => ({ songId: record.id }),
+    body: (record) => `Delete “${record.title}”? It leaves every playlist and artist it is in.`,
+  });
+  const editable = access.canEdit(song);
   return (
     <>
       <p className="breadcrumbs">
-        <Link href="/songs">Songs</Link> / {song.data.title}
+        <Link href="/songs">Songs</Link> / {song.title}
       </p>
-      <PageHeader title={song.data.title}>
+      <PageHeader title={song.title}>
         {editable && (
-          <Button variant="danger" onClick={() => setDeleting(true)}>
+          <Button variant="danger" onClick={() => confirmDelete.ask(song)}>
             Delete song
           </Button>
         )}
@@ -58,18 +55,18 @@ export default function SongPage() {
       <dl className="facts">
         <dt>Artists</dt>
         <dd>
-          <ArtistNames ids={song.data.artistIds} />
+          <ArtistNames ids={song.artistIds} />
         </dd>
         <dt>Length</dt>
-        <dd>{formatDuration(song.data.duration)}</dd>
+        <dd>{formatDuration(song.duration)}</dd>
         <dt>Added</dt>
-        <dd>{formatDate(song.data.createdAt)}</dd>
+        <dd>{formatDate(song.createdAt)}</dd>
       </dl>
       {editable ? (
         <section className="card" aria-labelledby="edit-song">
           <h2 id="edit-song">Edit</h2>
           {saved && <Notice tone="success">Saved.</Notice>}
-          <SongForm key={song.data.updatedAt} song={song.data} onSaved={() => setSaved(true)} />
+          <SongForm key={song.updatedAt} song={song} onSaved={() => setSaved(true)} />
         </section>
       ) : (
         <Notice>
@@ -77,16 +74,7 @@ export default function SongPage() {
           read it but not change it.
         </Notice>
       )}
-      <ConfirmDialog
-        open={deleting}
-        title="Delete song"
-        body={`Delete “${song.data.title}”? It leaves every playlist and artist it is in.`}
-        confirmLabel="Delete song"
-        busy={remove.isPending}
-        error={remove.error}
-        onConfirm={() => remove.mutate({ songId })}
-        onClose={() => setDeleting(false)}
-      />
+      {confirmDelete.dialog}
     </>
   );
 }

@@ -1,12 +1,12 @@
-import { type NextRequest, NextResponse } from 'next/server';
+import type { NextRequest } from 'next/server';
 import {
   clearSessionCookies,
-  forwardedFor,
   isSameOrigin,
   readTokens,
   refreshSession,
-  setSessionCookies,
   trpcError,
+  UNREACHABLE,
+  withSessionCookies,
 } from '@/server/session';
 
 /**
@@ -21,21 +21,15 @@ export async function POST(req: NextRequest) {
   // Nothing to spend, and nothing to clear: a Set-Cookie here could erase the cookies another
   // tab has just received by signing in.
   if (!refresh) return trpcError(401, 'UNAUTHORIZED', 'Your session has ended. Please sign in again.');
-  const outcome = await refreshSession(refresh, forwardedFor(req));
+  const outcome = await refreshSession(req, refresh);
   if (outcome.kind === 'unreachable') {
     // The session may well be fine: keep it, and say the service is away.
-    return trpcError(
-      503,
-      'SERVICE_UNAVAILABLE',
-      'The catalogue service cannot be reached. Try again shortly.',
-    );
+    return trpcError(503, 'SERVICE_UNAVAILABLE', UNREACHABLE);
   }
   if (outcome.kind === 'refused') {
     const res = trpcError(401, 'UNAUTHORIZED', 'Your session has ended. Please sign in again.');
     clearSessionCookies(res);
     return res;
   }
-  const res = NextResponse.json({ refreshed: true }, { headers: { 'cache-control': 'no-store' } });
-  setSessionCookies(req, res, outcome.tokens);
-  return res;
+  return withSessionCookies(req, { refreshed: true }, outcome.tokens);
 }

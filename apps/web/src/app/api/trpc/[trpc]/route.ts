@@ -1,7 +1,7 @@
 import type { NextRequest } from 'next/server';
 import { NextResponse } from 'next/server';
 import { API_URL } from '@/server/api-client';
-import { forwardedFor, isSameOrigin, readTokens, trpcError } from '@/server/session';
+import { forwardedFor, isSameOrigin, NO_STORE, readTokens, trpcError, UNREACHABLE } from '@/server/session';
 
 /**
  * The console's tRPC endpoint: forwards each call to the API's /trpc with the session's bearer
@@ -37,13 +37,9 @@ async function handle(req: NextRequest, context: { params: Promise<{ trpc: strin
       redirect: 'manual',
     });
   } catch {
-    return trpcError(
-      503,
-      'SERVICE_UNAVAILABLE',
-      'The catalogue service cannot be reached. Try again shortly.',
-    );
+    return trpcError(503, 'SERVICE_UNAVAILABLE', UNREACHABLE);
   }
-  const out = new Headers({ 'cache-control': 'no-store' });
+  const out = new Headers(NO_STORE);
   for (const name of ['content-type', 'retry-after', 'x-request-id']) {
     const value = upstream.headers.get(name);
     if (value) out.set(name, value);
