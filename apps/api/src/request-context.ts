@@ -7,15 +7,18 @@ export type CreateContext = (req: IncomingMessage, requestId: string) => Promise
 
 /**
  * The bearer token is resolved here, once a request, into an actor or none; whether an
- * operation needs one is the procedure's own check (an invalid token is just no actor).
+ * operation needs one is the procedure's own check. A token that was sent and refused is
+ * flagged: every operation answers 401 then (contract 8.1), also those open to anonymous callers.
  */
 export function requestContext(deps: Deps, trustProxy: TrustProxy): CreateContext {
   return async (req, requestId) => {
     const header = req.headers.authorization;
+    const actor = await authenticate(deps, typeof header === 'string' ? header : undefined);
     return createContextInner(deps, {
-      actor: await authenticate(deps, typeof header === 'string' ? header : undefined),
+      actor,
       clientAddress: clientAddressOf(req, trustProxy),
       requestId,
+      tokenRefused: actor === null && typeof header === 'string' && header !== '',
     });
   };
 }

@@ -1,6 +1,7 @@
 import type { TokenService } from '@music/auth';
 import { parseBearer } from '@music/auth';
 import { type Db, findSessionUser, isUuid, type SessionUser } from '@music/db';
+import type { EntityTagCondition } from './etag';
 import { SongSearchCache } from './modules/songs/search-cache';
 
 export interface Logger {
@@ -49,6 +50,13 @@ export interface RequestInfo {
   /** The client's network address (for login throttling). */
   clientAddress: string;
   requestId: string;
+  /**
+   * True when an Authorization header was sent and refused (malformed, bad signature, expired,
+   * session ended): every operation answers 401 then, also those open to anonymous callers.
+   */
+  tokenRefused?: boolean;
+  /** The request's `If-Match` (REST only): writes check it under their row lock (kernel.ts). */
+  ifMatch?: EntityTagCondition;
 }
 
 export interface Context extends Deps, RequestInfo {}

@@ -1,6 +1,7 @@
 import { isUuid } from '@music/db';
 import type { Actor, Context } from './context';
 import { AppError, validationError } from './errors';
+import { etagOf, matchesStrongly } from './etag';
 import { pageWindow } from './schemas';
 
 /**
@@ -76,4 +77,20 @@ export async function page<Row, Item>(
 ) {
   const { rows, total } = await fetch(pageWindow(input));
   return { data: rows.map(toItem), pagination: { page: input.page, limit: input.limit, total } };
+}
+
+/**
+ * `If-Match` on a write (contract 8.2): called by the service with the resource's current
+ * representation, read inside the write's transaction after its row is locked, so no other
+ * write slips between the check and the change. Without `If-Match` it does nothing; a tag
+ * that does not match is a 412 and the transaction changes nothing.
+ */
+export function assertPrecondition(ctx: Context, current: unknown): void {
+  if (ctx.ifMatch === undefined) return;
+  if (!matchesStrongly(ctx.ifMatch, etagOf(current))) {
+    throw new AppError(
+      'PRECONDITION_FAILED',
+      'The resource has changed since you read it (If-Match does not match its ETag)',
+    );
+  }
 }

@@ -13,6 +13,7 @@ const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   NOT_FOUND: 'No such resource (or a malformed id)',
   METHOD_NOT_ALLOWED: 'The path exists but not with this method',
   CONFLICT: 'Conflicts with the current state (duplicate email, song already in playlist)',
+  PRECONDITION_FAILED: 'If-Match does not match the current ETag: nothing was changed; read the resource again',
   PAYLOAD_TOO_LARGE: 'Body over 1 MiB',
   VALIDATION_FAILED: 'Body fields failed validation; see `errors`',
   TOO_MANY_REQUESTS: 'Throttled; see `Retry-After`',

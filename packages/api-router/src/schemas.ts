@@ -7,7 +7,16 @@ import { z } from 'zod';
 export function idParam(what: string) {
   // No length limit here: an over-long id is just another id that names nothing (404), not a
   // validation failure (the server's header size limit bounds it anyway).
-  return z.string().meta({ description: `The ${what}'s id (UUID)`, format: 'uuid' });
+  // Lower-cased on the way in: UUIDs are case-insensitive (RFC 9562) and stored lower-case.
+  return z
+    .string()
+    .toLowerCase()
+    .meta({ description: `The ${what}'s id (UUID, any letter case)`, format: 'uuid' });
+}
+
+/** A UUID in a body or query field: any letter case accepted, lower-cased on the way in. */
+export function uuidField() {
+  return z.uuid().toLowerCase();
 }
 
 export const pageQuery = {
@@ -48,20 +57,77 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: as above, but tab and newlines are fine.
 const CONTROL_BUT_WHITESPACE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
-/** Single-line text: trimmed, no control characters. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const WELL_FORMED = 'Must be well-formed Unicode (no lone surrogates)';
+
+/**
+ * Single-line text: trimmed, stored in Unicode NFC (so composed and decomposed input are one
+ * string, for storage and for search), no lone surrogates, no control characters.
+ */
 export function text(min: number, max: number) {
   return z
     .string()
     .trim()
+    .normalize('NFC')
     .min(min)
     .max(max)
+    .refine((value) => !LONE_SURROGATE.test(value), WELL_FORMED)
     .refine((value) => !CONTROL.test(value), 'Must not contain control characters');
 }
 
-/** Multi-line text: newlines and tabs allowed, other control characters not. */
+/** Multi-line text: NFC as above; newlines and tabs allowed, other control characters not. */
 export function longText(max: number) {
   return z
     .string()
+    .normalize('NFC')
     .max(max)
+    .refine((value) => !LONE_SURROGATE.test(value), WELL_FORMED)
     .refine((value) => !CONTROL_BUT_WHITESPACE.test(value), 'Must not contain control characters');
+}
+
+/** One key of a `sort` parameter: the field and its direction. */
+export interface SortKey<Field extends string> {
+  field: Field;
+  descending: boolean;
+}
+
+/**
+ * The `sort` query parameter of a list: comma-separated fields, `-` for descending, each at
+ * most once. An unknown or repeated field fails validation (a 400 on a query string).
+ * Ties are broken by id by the repositories.
+ */
+export function sortQuery<const Fields extends readonly [string, ...string[]]>(fields: Fields) {
+  const allowed = new Set<string>(fields);
+  return z
+    .string()
+    .max(200)
+    .superRefine((value, ctx) => {
+      const seen = new Set<string>();
+      for (const part of value.split(',')) {
+        const field = part.startsWith('-') ? part.slice(1) : part;
+        if (!allowed.has(field)) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `Unknown sort field '${part}' (one of: ${fields.join(', ')})`,
+          });
+        } else if (seen.has(field)) {
+          ctx.addIssue({ code: 'custom', message: `Sort field '${field}' given twice` });
+        }
+        seen.add(field);
+      }
+    })
+    .optional()
+    .meta({
+      description: `Comma-separated fields to order by, \`-\` for descending: ${fields.join(', ')}. Ties are broken by id.`,
+      example: `-${fields.at(-1)},${fields[0]}`,
+    });
+}
+
+/** A validated `sort` parameter as keys (none when it was not given). */
+export function sortKeys<Field extends string>(sort: string | undefined): SortKey<Field>[] {
+  if (!sort) return [];
+  return sort.split(',').map((part) => ({
+    field: (part.startsWith('-') ? part.slice(1) : part) as Field,
+    descending: part.startsWith('-'),
+  }));
 }

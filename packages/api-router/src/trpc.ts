@@ -57,6 +57,7 @@ const TRPC_CODES: Record<ErrorCode, TRPC_ERROR_CODE_KEY> = {
   NOT_FOUND: 'NOT_FOUND',
   METHOD_NOT_ALLOWED: 'METHOD_NOT_SUPPORTED',
   CONFLICT: 'CONFLICT',
+  PRECONDITION_FAILED: 'PRECONDITION_FAILED',
   PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
   VALIDATION_FAILED: 'UNPROCESSABLE_CONTENT',
   TOO_MANY_REQUESTS: 'TOO_MANY_REQUESTS',
@@ -140,9 +141,14 @@ function mapFailure<R extends { ok: boolean; error?: unknown }>(ctx: Context, pa
 }
 
 /** An operation anyone may call; an invalid token is ignored (the caller is anonymous). */
-export const publicProcedure = t.procedure
-  .meta({ public: true })
-  .use(async ({ ctx, next, path }) => mapFailure(ctx, path, await next()));
+const refusedToken = () => new AppError('UNAUTHORIZED', 'The bearer token is invalid or expired');
+
+export const publicProcedure = t.procedure.meta({ public: true }).use(async ({ ctx, next, path }) => {
+  // Open to anonymous callers, but a token that was sent must be valid (contract 8.1): an
+  // expired one is a 401 to renew, not a silent downgrade to anonymous.
+  if (ctx.tokenRefused) throw toTrpcError(refusedToken());
+  return mapFailure(ctx, path, await next());
+});
 
 /**
  * An operation that needs a caller: the one place that checks it, before the input is read (so
@@ -151,6 +157,10 @@ export const publicProcedure = t.procedure
  * the call's options and closes over them again, on the hottest path there is.
  */
 export const authedProcedure = t.procedure.use(async ({ ctx, next, path }) => {
-  if (!ctx.actor) throw toTrpcError(new AppError('UNAUTHORIZED', 'A valid bearer token is required'));
+  if (!ctx.actor) {
+    throw toTrpcError(
+      ctx.tokenRefused ? refusedToken() : new AppError('UNAUTHORIZED', 'A valid bearer token is required'),
+    );
+  }
   return mapFailure(ctx, path, await next({ ctx: { actor: ctx.actor } }));
 });
