@@ -70,14 +70,20 @@ describe('the check order of a /v1 request', () => {
       body: { title: 'x', duration: 1 },
     });
     expect(songPut.status).toBe(405);
-    expect(songPut.headers.get('allow')).toBe('GET, PATCH, DELETE');
+    expect(songPut.headers.get('allow')).toBe('GET, HEAD, PATCH, DELETE, OPTIONS');
     expect(await songPut.json()).toEqual({ code: 'METHOD_NOT_ALLOWED', message: expect.any(String) });
     const userPatch = await request('PATCH', `/users/${id}`, { token: admin.token, body: {} });
     expect(userPatch.status).toBe(405);
-    expect(userPatch.headers.get('allow')?.split(', ').sort()).toEqual(['DELETE', 'GET', 'PUT']);
+    expect(userPatch.headers.get('allow')?.split(', ').sort()).toEqual([
+      'DELETE',
+      'GET',
+      'HEAD',
+      'OPTIONS',
+      'PUT',
+    ]);
     const usersPut = await request('PUT', '/users', { token: admin.token, body: {} });
     expect(usersPut.status).toBe(405);
-    expect(usersPut.headers.get('allow')?.split(', ').sort()).toEqual(['GET', 'POST']);
+    expect(usersPut.headers.get('allow')?.split(', ').sort()).toEqual(['GET', 'HEAD', 'OPTIONS', 'POST']);
   });
 
   it('answers 401 on every operation that needs a caller, without or with a malformed token, before reading the body', async () => {

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { appErrorOf, type Deps, describeError } from '@music/api-router';
 import type { Database } from '@music/db';
 import { uuidv7 } from '@music/db';
+import { createCors } from './cors';
 import { fail, requestIdOf, sendError } from './http';
 import { requestContext } from './request-context';
 import { createRestHandler } from './rest';
@@ -17,6 +18,8 @@ export interface AppOptions {
   isDraining?: () => boolean;
   /** Versions still served but marked deprecated (`X-API-Deprecated: true`); none today. */
   deprecatedVersions?: string[];
+  /** Origins browsers may call `/v1` from (CORS_ORIGINS); none by default. */
+  corsOrigins?: readonly string[];
 }
 
 /**
@@ -38,7 +41,13 @@ export function createApp(options: AppOptions) {
 
   const trpc = createTrpcTransport({ createContext, onInternalError: logFailure });
   const serviceRoute = createServiceRoutes({ database: options.database, isDraining: options.isDraining });
-  const rest = createRestHandler({ createContext, onInternalError: logFailure });
+  const cors = createCors(options.corsOrigins ?? []);
+  const rest = createRestHandler({
+    createContext,
+    onInternalError: logFailure,
+    trustProxy: options.trustProxy,
+    cors,
+  });
 
   return async function handler(
     req: IncomingMessage,
@@ -71,7 +80,9 @@ export function createApp(options: AppOptions) {
         return sendError(res, fail('NOT_FOUND', `No route ${url.pathname}`), headers);
       }
       if (deprecated.has(version)) headers['X-API-Deprecated'] = 'true';
-      if (await serviceRoute(route.join('/'), url.pathname, req.method, res, headers)) return;
+      Object.assign(headers, cors.headersFor(req));
+      const preflight = (methods: string) => cors.preflightFor(req, methods);
+      if (await serviceRoute(route.join('/'), url.pathname, req.method, res, headers, preflight)) return;
       await rest.handle(req, res, url, route, requestId, headers);
     } catch (error) {
       const { error: app, isInternal } = appErrorOf(error);

@@ -2,9 +2,21 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { generateSecret, MIN_SECRET_BYTES } from '@music/auth';
 import { z } from 'zod';
+import { parseCorsOrigins } from './cors';
 import { parseTrustProxy, type TrustProxy } from './trust-proxy';
 
 const flag = (fallback: 'true' | 'false') => z.enum(['true', 'false']).default(fallback);
+/**
+ * A budget: a whole number of requests a minute, 0 for off. Written out in digits: an empty or
+ * blank value is refused rather than read as 0, which would silently turn the budget off.
+ */
+const perMinute = (fallback: number) =>
+  z
+    .string()
+    .regex(/^\s*\d{1,7}\s*$/, 'must be a whole number of requests a minute (0: off)')
+    .transform(Number)
+    .pipe(z.number().max(1_000_000))
+    .default(fallback);
 
 /** The only place the API reads `process.env`. Every variable has a safe laptop default. */
 const schema = z.object({
@@ -27,11 +39,17 @@ const schema = z.object({
   ADMIN_PASSWORD: z.string().optional(),
   LOGIN_MAX_FAILURES_PER_EMAIL: z.coerce.number().int().min(1).default(10),
   LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(100),
+  /** Requests a minute per authenticated user, over every instance; 0 turns the budget off. */
+  RATE_LIMIT_PER_MINUTE: perMinute(1200),
+  /** Requests a minute per anonymous client address, over every instance; 0 turns it off. */
+  RATE_LIMIT_ANONYMOUS_PER_MINUTE: perMinute(120),
   /** Every connection this instance opens to DATABASE_URL, in total. */
   DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** `loopback`, `none`, or comma-separated addresses and CIDR ranges of trusted proxies. */
   TRUST_PROXY: z.string().default('loopback'),
+  /** Comma-separated exact origins browsers may call `/v1` from (CORS); none by default. */
+  CORS_ORIGINS: z.string().default(''),
   /** After SIGTERM: seconds of answering readiness with 503 while serving everything else. */
   SHUTDOWN_DELAY_SECONDS: z.coerce.number().min(0).max(300).optional(),
   /** The clean-up runs once per this period across all instances; 0 turns it off on this instance. */
@@ -52,6 +70,7 @@ export type Env = Omit<Parsed, 'SHUTDOWN_DELAY_SECONDS'> & {
   /** Keys accepted for verification besides jwtSecret. */
   jwtPreviousSecrets: string[];
   trustProxy: TrustProxy;
+  corsOrigins: string[];
 };
 
 export function loadEnv(source: Record<string, string | undefined> = process.env): Env {
@@ -84,6 +103,7 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     jwtSecretSource: env.JWT_SECRET === undefined ? 'generated' : 'configured',
     jwtPreviousSecrets: previousSecrets(env.JWT_PREVIOUS_SECRETS),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AppError, type ErrorCode } from '@music/api-router';
+import { addVary, COMPRESS_OVER_BYTES, compress, negotiateEncoding } from './compression';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 const NO_BODY = Buffer.alloc(0);
@@ -10,12 +11,35 @@ export function sendJson(
   body: unknown,
   headers: Record<string, string> = {},
 ) {
-  const payload = JSON.stringify(body);
-  res.writeHead(status, {
+  sendBody(res, status, JSON.stringify(body), {
     'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': Buffer.byteLength(payload),
     ...headers,
   });
+}
+
+/**
+ * Sends a body, compressed when it is over 1 KiB and the client accepts gzip or brotli, with
+ * `Vary: Accept-Encoding` either way. A HEAD gets the same status and headers (Content-Length
+ * included), no body: Node drops the body of an answer to HEAD.
+ */
+export function sendBody(
+  res: ServerResponse,
+  status: number,
+  body: string | Buffer,
+  headers: Record<string, string>,
+) {
+  let payload = typeof body === 'string' ? Buffer.from(body) : body;
+  const out: Record<string, string | number> = headers;
+  if (payload.length > COMPRESS_OVER_BYTES) {
+    addVary(headers, 'Accept-Encoding');
+    const encoding = negotiateEncoding(res.req?.headers['accept-encoding']);
+    if (encoding) {
+      payload = compress(payload, encoding);
+      out['Content-Encoding'] = encoding;
+    }
+  }
+  out['Content-Length'] = payload.length;
+  res.writeHead(status, out);
   res.end(payload);
 }
 
@@ -30,7 +54,16 @@ export function sendError(res: ServerResponse, error: AppError, headers: Record<
   if (error.code === 'VALIDATION_FAILED') body.errors = error.errors ?? [];
   const extra: Record<string, string> = { ...headers };
   if (error.retryAfter !== undefined) extra['Retry-After'] = String(error.retryAfter);
+  if (error.status === 401) extra['WWW-Authenticate'] = wwwAuthenticate(res.req?.headers.authorization);
   sendJson(res, error.status, body, extra);
+}
+
+/**
+ * RFC 6750's challenge: the realm always, `error="invalid_token"` when a token was presented
+ * and refused (a missing token gets the bare challenge, as the RFC asks).
+ */
+export function wwwAuthenticate(authorization: string | undefined): string {
+  return authorization ? 'Bearer realm="music", error="invalid_token"' : 'Bearer realm="music"';
 }
 
 export function fail(code: ErrorCode, message: string): AppError {

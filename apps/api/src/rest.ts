@@ -1,7 +1,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AppError, appErrorOf, type Operation, operations, type RouteMeta } from '@music/api-router';
+import {
+  AppError,
+  appErrorOf,
+  etagOf,
+  matchesWeakly,
+  type Operation,
+  operations,
+  parseEntityTags,
+  type RouteMeta,
+} from '@music/api-router';
+import type { Cors } from './cors';
 import { fail, readBody, sendError, sendJson, sendNoContent } from './http';
+import { paginationLinks, publicOrigin } from './links';
 import type { CreateContext } from './request-context';
+import type { TrustProxy } from './trust-proxy';
 
 /**
  * `/v1` is served by this small dispatcher over the operations (`@music/api-router`'s
@@ -96,6 +108,39 @@ export interface RestHandlerOptions {
   createContext: CreateContext;
   /** Logs a failure nobody expected (the client gets a 500 that reveals nothing). */
   onInternalError(requestId: string, error: unknown): void;
+  /** Whose `X-Forwarded-Proto` is believed (the scheme of pagination links). */
+  trustProxy: TrustProxy;
+  cors: Cors;
+}
+
+/** The methods a path answers, as `Allow` lists them: HEAD wherever GET is, OPTIONS always. */
+function allowed(methods: Iterable<string>): string {
+  const list = [...new Set(methods)];
+  if (list.includes('GET')) list.splice(list.indexOf('GET') + 1, 0, 'HEAD');
+  return [...list, 'OPTIONS'].join(', ');
+}
+
+/** A record of the API (user, artist, song, playlist): single-resource answers carry its ETag. */
+function isRecord(output: unknown): output is { id: string; updatedAt: string } {
+  return typeof output === 'object' && output !== null && 'id' in output && 'updatedAt' in output;
+}
+
+function isPage(output: unknown): output is { pagination: { page: number; limit: number; total: number } } {
+  return typeof output === 'object' && output !== null && 'pagination' in output;
+}
+
+/** A conditional header's value, or a 400 when it cannot be read (not a list of entity tags). */
+function conditionOf(req: IncomingMessage, name: 'if-match' | 'if-none-match') {
+  const header = req.headers[name];
+  if (header === undefined) return undefined;
+  const condition = parseEntityTags(header);
+  if (condition === null) {
+    throw fail(
+      'BAD_REQUEST',
+      `${name === 'if-match' ? 'If-Match' : 'If-None-Match'} must be * or a list of entity tags ("...")`,
+    );
+  }
+  return condition;
 }
 
 export function createRestHandler(options: RestHandlerOptions) {
@@ -110,15 +155,20 @@ export function createRestHandler(options: RestHandlerOptions) {
     headers: Record<string, string>,
   ) {
     try {
-      const method = req.method ?? 'GET';
+      // HEAD is GET without the body (Node drops it): same status, same headers.
+      const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
       const candidates = routes.flatMap((route) => {
         const params = match(route, parts);
         return params ? [{ route, params }] : [];
       });
       if (candidates.length === 0) throw fail('NOT_FOUND', `No route ${url.pathname}`);
+      const allow = allowed(candidates.map((c) => c.route.route.method));
+      if (method === 'OPTIONS') {
+        // No caller needed: browsers send preflights without credentials (contract 8.1, 8.6).
+        return sendNoContent(res, { ...headers, Allow: allow, ...options.cors.preflightFor(req, allow) });
+      }
       const found = candidates.find((c) => c.route.route.method === method);
       if (!found) {
-        const allow = [...new Set(candidates.map((c) => c.route.route.method))].join(', ');
         sendError(res, fail('METHOD_NOT_ALLOWED', `${method} is not allowed on ${url.pathname}`), {
           ...headers,
           Allow: allow,
@@ -130,7 +180,14 @@ export function createRestHandler(options: RestHandlerOptions) {
       const raw = await readBody(req);
       const ctx = await options.createContext(req, requestId);
       // Read by the procedure's input parser, after its caller check (see above).
+      let ifNoneMatch: ReturnType<typeof conditionOf>;
       const readInput = async (): Promise<Record<string, unknown>> => {
+        // The conditional headers are input too: a malformed one is a 400 after the caller check.
+        if (method === 'GET') ifNoneMatch = conditionOf(req, 'if-none-match');
+        else {
+          const ifMatch = conditionOf(req, 'if-match');
+          if (ifMatch !== undefined) ctx.ifMatch = ifMatch;
+        }
         if (route.hasBody) {
           const body = parseJsonBody(raw, req.headers['content-type']);
           if (body === undefined) throw fail('BAD_REQUEST', 'A JSON object body is required');
@@ -156,9 +213,23 @@ export function createRestHandler(options: RestHandlerOptions) {
 
       const status = route.route.status ?? 200;
       if (status === 204) return sendNoContent(res, headers);
-      if (status === 201) {
-        const id = (output as { id?: string }).id;
-        if (id) headers.Location = `/v1${route.route.path}/${id}`;
+      if (isRecord(output)) {
+        // Strong, from the representation itself: no query. Clients may keep the record and
+        // revalidate it (private: it was answered to this caller).
+        const etag = etagOf(output);
+        headers.ETag = etag;
+        headers['Cache-Control'] = 'private, no-cache';
+        if (status === 201) headers.Location = `/v1${route.route.path}/${output.id}`;
+        if (ifNoneMatch !== undefined && matchesWeakly(ifNoneMatch, etag)) {
+          res.writeHead(304, headers);
+          return res.end();
+        }
+      } else if (isPage(output)) {
+        headers.Link = paginationLinks(
+          `${publicOrigin(req, options.trustProxy)}${url.pathname}`,
+          url.searchParams,
+          output.pagination,
+        );
       }
       sendJson(res, status, output, headers);
     } catch (error) {

@@ -77,7 +77,13 @@ export async function startServer(env: Env, injected?: { database?: Database }):
   if (env.SEED_DEMO_DATA === 'true' && env.NODE_ENV !== 'production') await seedDemoData(deps);
 
   let draining = false;
-  const handler = createApp({ deps, database, trustProxy: env.trustProxy, isDraining: () => draining });
+  const handler = createApp({
+    deps,
+    database,
+    trustProxy: env.trustProxy,
+    corsOrigins: env.corsOrigins,
+    isDraining: () => draining,
+  });
   const server = createServer(
     {
       // Slow or oversized headers are cut off instead of holding a socket.

@@ -1,10 +1,11 @@
 import type { ServerResponse } from 'node:http';
-import { createOpenApiDocument } from '@music/api-router';
+import { createOpenApiDocument, etagOf, matchesWeakly, parseEntityTags } from '@music/api-router';
 import type { Database } from '@music/db';
 import { DOCS_HTML, docsAsset } from './docs';
-import { fail, sendError, sendJson } from './http';
+import { fail, sendBody, sendError, sendJson, sendNoContent } from './http';
 
 const ROUTES = new Set(['health', 'health/live', 'openapi.json', 'docs']);
+const ALLOW = 'GET, HEAD, OPTIONS';
 
 export interface ServiceRoutesOptions {
   database: Pick<Database, 'ping'>;
@@ -17,7 +18,7 @@ export interface ServiceRoutesOptions {
  * its browsable page. Resolves false for any other route.
  */
 export function createServiceRoutes(options: ServiceRoutesOptions) {
-  let openApiJson: string | undefined;
+  let openApi: { json: string; etag: string } | undefined;
   /** What the last readiness check found: a draining instance answers at once, without asking. */
   let lastDatabase: 'ok' | 'unavailable' = 'ok';
 
@@ -43,8 +44,25 @@ export function createServiceRoutes(options: ServiceRoutesOptions) {
     asset: { type: string; body: string | Buffer },
     cacheControl = 'no-cache',
   ) {
-    res.writeHead(200, { ...headers, 'Cache-Control': cacheControl, 'Content-Type': asset.type });
-    res.end(asset.body);
+    sendBody(res, 200, asset.body, { ...headers, 'Cache-Control': cacheControl, 'Content-Type': asset.type });
+  }
+
+  /** The document, with its ETag: a client revalidates it with If-None-Match and gets 304. */
+  function document(res: ServerResponse, headers: Record<string, string>) {
+    if (!openApi) {
+      const doc = createOpenApiDocument();
+      openApi = { json: JSON.stringify(doc), etag: etagOf(doc) };
+    }
+    const header = res.req?.headers['if-none-match'];
+    const condition = header === undefined ? undefined : parseEntityTags(header);
+    if (condition === null)
+      return sendError(res, fail('BAD_REQUEST', 'If-None-Match must be * or a list of entity tags'), headers);
+    const tagged = { ...headers, ETag: openApi.etag };
+    if (condition && matchesWeakly(condition, openApi.etag)) {
+      res.writeHead(304, { ...tagged, 'Cache-Control': 'no-cache' });
+      return res.end();
+    }
+    send(res, tagged, { type: 'application/json; charset=utf-8', body: openApi.json });
   }
 
   return async function serviceRoute(
@@ -53,22 +71,25 @@ export function createServiceRoutes(options: ServiceRoutesOptions) {
     method: string | undefined,
     res: ServerResponse,
     headers: Record<string, string>,
+    preflight: (methods: string) => Record<string, string> = () => ({}),
   ): Promise<boolean> {
     if (!ROUTES.has(route) && !route.startsWith('docs/')) return false;
+    if (method === 'OPTIONS') {
+      sendNoContent(res, { ...headers, Allow: ALLOW, ...preflight(ALLOW) });
+      return true;
+    }
     if (method !== 'GET' && method !== 'HEAD') {
       sendError(res, fail('METHOD_NOT_ALLOWED', `${method} is not allowed here`), {
         ...headers,
-        Allow: 'GET',
+        Allow: ALLOW,
       });
       return true;
     }
     if (route === 'health') await readiness(res, headers);
     // Liveness: the process answers, whatever the database or a drain.
     else if (route === 'health/live') sendJson(res, 200, { status: 'ok' }, headers);
-    else if (route === 'openapi.json') {
-      openApiJson ??= JSON.stringify(createOpenApiDocument());
-      send(res, headers, { type: 'application/json; charset=utf-8', body: openApiJson });
-    } else if (route === 'docs') send(res, headers, { type: 'text/html; charset=utf-8', body: DOCS_HTML });
+    else if (route === 'openapi.json') document(res, headers);
+    else if (route === 'docs') send(res, headers, { type: 'text/html; charset=utf-8', body: DOCS_HTML });
     else {
       const asset = docsAsset(route.slice('docs/'.length));
       if (!asset) sendError(res, fail('NOT_FOUND', `No route ${pathname}`), headers);

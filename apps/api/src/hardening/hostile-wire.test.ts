@@ -10,7 +10,7 @@ import { rawRequest } from './support';
 const { h } = useHostileApi();
 
 describe('paths, methods and headers', () => {
-  it('answers odd paths with 404 and odd methods with 405, never 5xx', async () => {
+  it('answers odd paths with 404, odd methods with 405 (OPTIONS with 204), never 5xx', async () => {
     for (const path of [
       '/songs/..%2f..%2fusers',
       '/songs/%2e%2e',
@@ -36,6 +36,8 @@ describe('paths, methods and headers', () => {
       );
       // CONNECT is not served at all: the socket is closed without an answer.
       if (method === 'CONNECT') expect([0, 400]).toContain(res.status);
+      // OPTIONS is served on every known route (contract 8.1).
+      else if (method === 'OPTIONS') expect(res.status).toBe(204);
       else expect(res.status, method).toBeGreaterThanOrEqual(400);
       expect(res.status, method).toBeLessThan(500);
       if (method === 'PUT') expect(res.status).toBe(405);

@@ -154,22 +154,35 @@ describe('forged, malformed and foreign access tokens', () => {
   });
 
   it.each(TRANSPORTS)(
-    'ignores an invalid token on a public operation on %s (no 500, no identity)',
+    'refuses an invalid token on a public operation on %s with 401, and the same call without it works',
     async (transport) => {
       const user = await rig.api.signUp();
       const body = { email: user.email, password: user.password };
-      const headers = { authorization: 'Bearer a.b.c', 'x-forwarded-for': uniqueAddress() };
-      const signedIn =
+      const address = { 'x-forwarded-for': uniqueAddress() };
+      const headers = { authorization: 'Bearer a.b.c', ...address };
+      // Contract 8.1: a token that was presented and refused is a 401 everywhere, never a
+      // silent downgrade to anonymous.
+      const refused =
         transport === 'v1'
           ? await rig.api.request('POST', '/auth/login', { headers, body })
           : await rig.trpc.request('POST', '/auth.login', { headers, body });
+      expectUnauthorized(transport, refused, `${transport}: login with a refused token`);
+      const signedIn =
+        transport === 'v1'
+          ? await rig.api.request('POST', '/auth/login', { headers: address, body })
+          : await rig.trpc.request('POST', '/auth.login', { headers: address, body });
       expect(signedIn.status, signedIn.text).toBe(200);
       const { refreshToken } = pair(signedIn);
       const refreshed =
         transport === 'v1'
           ? await rig.api.request('POST', '/auth/refresh', { token: 'a.b.c', body: { refreshToken } })
           : await rig.trpc.call('auth.refresh', { refreshToken }, 'a.b.c');
-      expect(refreshed.status, refreshed.text).toBe(200);
+      expectUnauthorized(transport, refreshed, `${transport}: refresh with a refused token`);
+      const renewed =
+        transport === 'v1'
+          ? await rig.api.request('POST', '/auth/refresh', { body: { refreshToken } })
+          : await rig.trpc.call('auth.refresh', { refreshToken });
+      expect(renewed.status, renewed.text).toBe(200);
     },
   );
 });

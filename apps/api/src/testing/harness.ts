@@ -19,6 +19,7 @@ export function testEnv(overrides: Partial<Env> = {}): Env {
     DB_POOL_MAX: 5,
     LOG_LEVEL: 'silent',
     TRUST_PROXY: 'loopback',
+    CORS_ORIGINS: '',
     SEED_DEMO_DATA: 'false',
     DATABASE_POOLER: 'none',
     MIGRATE_ON_START: 'true',
@@ -27,10 +28,15 @@ export function testEnv(overrides: Partial<Env> = {}): Env {
     // Off: a clean-up at a random moment would change rows under the tests' feet.
     HOUSEKEEPING_INTERVAL_SECONDS: 0,
     HOUSEKEEPING_BATCH_SIZE: 5_000,
+    // Off: every suite signs up and signs in from one address, far over the anonymous budget's
+    // default; budgets.test.ts turns them on.
+    RATE_LIMIT_PER_MINUTE: 0,
+    RATE_LIMIT_ANONYMOUS_PER_MINUTE: 0,
     jwtSecret: TEST_SECRET,
     jwtSecretSource: 'configured',
     jwtPreviousSecrets: [],
     trustProxy: parseTrustProxy('loopback'),
+    corsOrigins: [],
     ...overrides,
   };
 }
