@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The one test command (README, .ci/run): installs what the tests need, then lint, types,
 # build, the suites on the embedded database, on a PostgreSQL server and through PgBouncer, the
-# browser tests and the fleet test.
+# browser tests, the fleet test and the REST client example.
 set -euo pipefail
 export NEXT_TELEMETRY_DISABLED=1
 cd "$(dirname "$0")/.."
@@ -70,5 +70,8 @@ if pg_reachable "$PG_URL"; then
   step "fleet test (PgBouncer, three API instances, HAProxy without retries, two consoles, Chromium)"
   TEST_DATABASE_DIRECT_URL="$PG_URL" pnpm --filter @music/fleet test:fleet
 fi
+
+step "REST client example (the built API on loopback: committed OpenAPI types, strict typecheck, the scenario)"
+pnpm --filter @music/example-rest-client example
 
 step "all tests passed"
