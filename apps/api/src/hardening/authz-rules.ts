@@ -180,6 +180,20 @@ export const ACCOUNT_ROWS: Record<string, Entry> = {
       },
     },
   },
+  'users.setRole': {
+    freshWorld: true,
+    targets: {
+      "user's record": {
+        input: async (_db, w) => ({ userId: w.actors.user.user.id, role: 'artist' }),
+        expect: adminOnly,
+      },
+      missing: {
+        input: async () => ({ userId: missingId(), role: 'user' }),
+        expect: { admin: 404, others: 403 },
+      },
+      malformed: { input: same({ userId: 'not-a-uuid', role: 'user' }), expect: { admin: 404, others: 403 } },
+    },
+  },
   'users.delete': {
     freshWorld: true,
     targets: {

@@ -1,6 +1,7 @@
 import type { Updateable } from 'kysely';
 import { sql } from 'kysely';
 import type { Db, PlaylistRow, PlaylistsTable } from '../schema';
+import { type OrderKey, orderTerms } from './order';
 import { countRows } from './row-counts';
 
 /** Named, not `*`: see USER_COLUMNS. */
@@ -16,6 +17,12 @@ const PLAYLIST_COLUMNS = [
 
 export type NewPlaylist = Omit<PlaylistRow, 'created_at' | 'updated_at'>;
 export type PlaylistUpdate = Pick<Updateable<PlaylistsTable>, 'name' | 'description' | 'is_public'>;
+
+/** The columns a list of playlists can be ordered by (the API's `sort` fields). */
+export type PlaylistSortColumn = 'name' | 'created_at';
+
+/** The contract's order when no `sort` is given: oldest first (then id). */
+const OLDEST_FIRST: readonly OrderKey<PlaylistSortColumn>[] = [{ column: 'created_at', descending: false }];
 
 /** A playlist with its song ids in playlist order. */
 export interface PlaylistWithSongs extends PlaylistRow {
@@ -58,16 +65,29 @@ export async function lockPlaylist(db: Db, id: string): Promise<PlaylistRow | un
     .executeTakeFirst();
 }
 
-/** Ordered by created_at, then id; all playlists, one user's, and/or only the public ones. */
+/**
+ * One page of playlist ids, ordered by `sort` (oldest first when it is empty or omitted), then
+ * id; all playlists, one user's, and/or only the public ones.
+ */
 export async function listPlaylistIds(
   db: Db,
-  args: { userId?: string | undefined; publicOnly?: boolean; limit: number; offset: number },
+  args: {
+    userId?: string | undefined;
+    publicOnly?: boolean;
+    sort?: readonly OrderKey<PlaylistSortColumn>[] | undefined;
+    limit: number;
+    offset: number;
+  },
 ): Promise<{ ids: string[]; total: number }> {
   let query = db.selectFrom('playlists');
   if (args.userId) query = query.where('user_id', '=', args.userId);
   if (args.publicOnly) query = query.where('is_public', '=', true);
+  let page = query.select('id');
+  for (const [ref, direction] of orderTerms('playlists', args.sort, OLDEST_FIRST)) {
+    page = page.orderBy(ref, direction);
+  }
   const [rows, total] = await Promise.all([
-    query.select('id').orderBy('created_at').orderBy('id').limit(args.limit).offset(args.offset).execute(),
+    page.limit(args.limit).offset(args.offset).execute(),
     args.userId || args.publicOnly
       ? query
           .select(sql<number>`count(*)::int`.as('total'))
@@ -82,6 +102,10 @@ export async function insertPlaylist(db: Db, playlist: NewPlaylist): Promise<Pla
   return db.insertInto('playlists').values(playlist).returning(PLAYLIST_COLUMNS).executeTakeFirstOrThrow();
 }
 
+/**
+ * Writes `patch` and stamps `updated_at`; an empty patch only stamps it (the songs changed).
+ * Callers skip it when nothing changed, so a no-op write keeps `updatedAt` and the ETag.
+ */
 export async function updatePlaylist(
   db: Db,
   id: string,
@@ -113,20 +137,6 @@ export async function setPlaylistSongs(
     .insertInto('playlist_songs')
     .values(songIds.map((songId, position) => ({ playlist_id: playlistId, song_id: songId, position })))
     .execute();
-}
-
-/** True when the song is in the playlist. */
-export async function hasPlaylistSong(
-  db: Db,
-  args: { playlistId: string; songId: string },
-): Promise<boolean> {
-  const row = await db
-    .selectFrom('playlist_songs')
-    .select('song_id')
-    .where('playlist_id', '=', args.playlistId)
-    .where('song_id', '=', args.songId)
-    .executeTakeFirst();
-  return row !== undefined;
 }
 
 /**

@@ -1,4 +1,6 @@
+import { likeContains } from '../like';
 import type { Db, NewUser, Role, UserRow, UserUpdate } from '../schema';
+import { type OrderKey, orderTerms } from './order';
 
 /**
  * Every column read is named: a column added while instances run (a rolling deploy) must not
@@ -27,23 +29,65 @@ export async function findUserByEmail(db: Db, email: string): Promise<UserRow | 
   return db.selectFrom('users').select(USER_COLUMNS).where('email', '=', email).executeTakeFirst();
 }
 
-export async function listUsers(
-  db: Db,
-  args: { role?: Role | undefined; limit: number; offset: number },
-): Promise<{ rows: UserRow[]; total: number }> {
+/** The columns a list of users can be ordered by (the API's `sort` fields). */
+export type UserSortColumn = 'username' | 'email' | 'created_at';
+
+/** Today's order, kept as the default: oldest first. */
+const OLDEST_FIRST: readonly OrderKey<UserSortColumn>[] = [{ column: 'created_at', descending: false }];
+
+export interface ListUsersArgs {
+  role?: Role | undefined;
+  /** Case-insensitive substring of the username or the email, taken literally (no wildcards). */
+  search?: string | undefined;
+  /** Then by id; empty or omitted: oldest first. */
+  sort?: readonly OrderKey<UserSortColumn>[] | undefined;
+  limit: number;
+  offset: number;
+}
+
+/** One page of users, ordered by `sort` (default `created_at`), then `id`, with the matching total. */
+export async function listUsers(db: Db, args: ListUsersArgs): Promise<{ rows: UserRow[]; total: number }> {
   let query = db.selectFrom('users');
   if (args.role) query = query.where('role', '=', args.role);
+  if (args.search) {
+    const pattern = likeContains(args.search);
+    query = query.where((eb) => eb.or([eb('username', 'ilike', pattern), eb('email', 'ilike', pattern)]));
+  }
+  let ordered = query.select(USER_COLUMNS);
+  for (const [term, direction] of orderTerms('users', args.sort, OLDEST_FIRST)) {
+    ordered = ordered.orderBy(term, direction);
+  }
   const [rows, count] = await Promise.all([
-    query
-      .select(USER_COLUMNS)
-      .orderBy('created_at')
-      .orderBy('id')
-      .limit(args.limit)
-      .offset(args.offset)
-      .execute(),
+    ordered.limit(args.limit).offset(args.offset).execute(),
     query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.total) };
+}
+
+/**
+ * Locks every admin's row for the rest of the transaction (`db` must be one) and returns their
+ * ids: the guard of "there is always an admin". Every change that could remove an admin takes
+ * this lock before it locks its own row, so two admins demoting or deleting each other queue
+ * instead of both seeing the other as the remaining admin. Rows are locked in id order (no
+ * deadlock between two callers); a row demoted or deleted meanwhile drops out when PostgreSQL
+ * re-checks it after the wait, so the ids returned are admins that stay admins until commit.
+ * `no key update` is enough to exclude other writers while letting inserts that merely
+ * reference an admin (their sessions, playlists) go on.
+ */
+export async function lockAdmins(db: Db): Promise<string[]> {
+  const rows = await db
+    .selectFrom('users')
+    .select('id')
+    .where('role', '=', 'admin')
+    .orderBy('id')
+    .forNoKeyUpdate()
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/** Locks one user's row for the rest of the transaction (`db` must be one); undefined when missing. */
+export async function lockUser(db: Db, id: string): Promise<UserRow | undefined> {
+  return db.selectFrom('users').select(USER_COLUMNS).where('id', '=', id).forUpdate().executeTakeFirst();
 }
 
 export async function updateUser(db: Db, id: string, patch: UserUpdate): Promise<UserRow | undefined> {

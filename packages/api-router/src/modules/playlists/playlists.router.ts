@@ -6,6 +6,7 @@ import {
   createPlaylistInput,
   listPlaylistSongsInput,
   listPlaylistsInput,
+  MAX_PLAYLIST_SONGS,
   playlistIdInput,
   playlistListSchema,
   playlistSchema,
@@ -21,7 +22,13 @@ export const playlistsRouter = router({
         method: 'GET',
         path: '/playlists',
         tag: 'playlists',
-        summary: 'List playlists (your own; admins: all, or one user’s), ordered by createdAt, then id',
+        summary: 'List playlists (your own; admins: all, or one user’s)',
+        description:
+          'Without `visibility`: a non-admin gets their own playlists (`userId` naming anyone else is ' +
+          '403); an admin gets every playlist, or `userId`’s. With `visibility=public` (an ' +
+          'extension, for browsing what others share): any signed-in caller gets only public ' +
+          'playlists, every user’s or `userId`’s, never a private one (admins included). Oldest ' +
+          'first unless `sort` says otherwise; ties are broken by id.',
         errors: ['FORBIDDEN'],
       }),
     )
@@ -67,8 +74,10 @@ export const playlistsRouter = router({
         summary: 'Replace a playlist (owner only)',
         description:
           'Omitted `description`/`isPublic` reset to null/false; a given `songIds` replaces the ' +
-          'order, an omitted one leaves the songs as they are.',
-        errors: ['FORBIDDEN'],
+          'order, an omitted one leaves the songs as they are. A replace that changes nothing ' +
+          'leaves `updatedAt` and the ETag as they were. With `If-Match`, a stale ETag is 412 and ' +
+          'nothing changes.',
+        errors: ['FORBIDDEN', 'PRECONDITION_FAILED'],
       }),
     )
     .input(replacePlaylistInput)
@@ -82,8 +91,9 @@ export const playlistsRouter = router({
         path: '/playlists/{playlistId}',
         tag: 'playlists',
         summary: 'Delete a playlist (owner only); the songs stay',
+        description: 'With `If-Match`, a stale ETag is 412 and nothing is deleted.',
         status: 204,
-        errors: ['FORBIDDEN'],
+        errors: ['FORBIDDEN', 'PRECONDITION_FAILED'],
       }),
     )
     .input(playlistIdInput)
@@ -97,6 +107,8 @@ export const playlistsRouter = router({
         path: '/playlists/{playlistId}/songs',
         tag: 'playlists',
         summary: 'The playlist’s songs in playlist order',
+        description:
+          'Always in playlist order (there is no `sort`): reorder with PUT /playlists/{playlistId}.',
         errors: ['FORBIDDEN'],
       }),
     )
@@ -111,8 +123,12 @@ export const playlistsRouter = router({
         path: '/playlists/{playlistId}/songs',
         tag: 'playlists',
         summary: 'Append a song to the playlist (owner only); 409 if it is already there',
+        description:
+          `Two concurrent adds of one song: one 204, one 409. A playlist holds at most ${MAX_PLAYLIST_SONGS} songs ` +
+          '(409 beyond). `If-Match` is checked against the playlist’s ETag: stale is 412, nothing ' +
+          'changes.',
         status: 204,
-        errors: ['FORBIDDEN', 'CONFLICT'],
+        errors: ['FORBIDDEN', 'CONFLICT', 'PRECONDITION_FAILED'],
       }),
     )
     .input(addPlaylistSongInput)
@@ -126,8 +142,11 @@ export const playlistsRouter = router({
         path: '/playlists/{playlistId}/songs/{songId}',
         tag: 'playlists',
         summary: 'Remove a song from the playlist (owner only); the song stays in the system',
+        description:
+          '404 when the song is not in the playlist. `If-Match` is checked against the playlist’s ' +
+          'ETag: stale is 412, nothing changes.',
         status: 204,
-        errors: ['FORBIDDEN'],
+        errors: ['FORBIDDEN', 'PRECONDITION_FAILED'],
       }),
     )
     .input(playlistSongInput)

@@ -1,24 +1,35 @@
 import type { PlaylistWithSongs } from '@music/db';
 import { z } from 'zod';
-import { idParam, listOf, longText, pageQuery, text } from '../../schemas';
+import { idParam, listOf, longText, pageQuery, sortQuery, text, uuidField } from '../../schemas';
 import { timestamps, timestampsOf } from '../shared/records.schema';
 import { uniqueIds } from '../songs/songs.schema';
 
+/**
+ * The most songs a playlist holds: the bound of `songIds` in a body, and the one appending a
+ * song enforces, so the output schema (which states it too) never refuses a stored playlist.
+ */
+export const MAX_PLAYLIST_SONGS = 10_000;
+
+// The output states the bounds the input enforces, so the document tells clients what they get.
 export const playlistSchema = z
   .object({
     id: z.uuid(),
     userId: z.uuid().meta({ description: 'The owner' }),
-    name: z.string().max(100),
+    name: z.string().min(1).max(100),
     description: z.string().max(1000).nullable(),
     isPublic: z.boolean(),
-    songIds: z.array(z.uuid()).meta({ description: 'The songs in playlist order' }),
-    songCount: z.number().int(),
+    songIds: z.array(z.uuid()).max(MAX_PLAYLIST_SONGS).meta({ description: 'The songs in playlist order' }),
+    songCount: z.number().int().min(0).max(MAX_PLAYLIST_SONGS).meta({ description: 'songIds.length' }),
     ...timestamps,
   })
   .meta({ id: 'Playlist' });
 
 export type Playlist = z.infer<typeof playlistSchema>;
 
+/**
+ * The representation every answer (and so the ETag) is made of: the songs and their order are
+ * in it, so reordering, adding or removing a song changes the playlist's ETag.
+ */
 export function toPlaylist(row: PlaylistWithSongs): Playlist {
   return {
     id: row.id,
@@ -36,12 +47,12 @@ const playlistFields = {
   name: text(1, 100).meta({ description: '1 to 100 characters after trimming' }),
   description: longText(1000).nullable().optional().meta({ description: 'Up to 1000 characters, or null' }),
   isPublic: z.boolean().optional().meta({ description: 'Readable by every signed-in user; default false' }),
-  songIds: uniqueIds('Unique ids of existing songs, in playlist order', 10_000).optional(),
+  songIds: uniqueIds('Unique ids of existing songs, in playlist order', MAX_PLAYLIST_SONGS).optional(),
 };
 
 export const createPlaylistInput = z.strictObject({
   ...playlistFields,
-  userId: z.uuid().optional().meta({ description: 'The owner (admins only; default: yourself)' }),
+  userId: uuidField().optional().meta({ description: 'The owner (admins only; default: yourself)' }),
 });
 export type CreatePlaylistInput = z.infer<typeof createPlaylistInput>;
 
@@ -51,24 +62,43 @@ export const playlistIdInput = z.strictObject({ playlistId: idParam('playlist') 
 export const replacePlaylistInput = z.strictObject({ playlistId: idParam('playlist'), ...playlistFields });
 export type ReplacePlaylistInput = z.infer<typeof replacePlaylistInput>;
 
+/** The fields `GET /playlists` can be ordered by. */
+export const PLAYLIST_SORT_FIELDS = ['name', 'createdAt'] as const;
+export type PlaylistSortField = (typeof PLAYLIST_SORT_FIELDS)[number];
+
 export const listPlaylistsInput = z.strictObject({
-  userId: z.uuid().optional().meta({
-    description: 'Only this user’s playlists (others than yourself: admins, or with `visibility=public`)',
-  }),
-  visibility: z.enum(['public']).optional().meta({
+  userId: uuidField()
+    .optional()
+    .meta({
+      description:
+        'Only this user’s playlists. A non-admin may name only themself (anyone else: 403), ' +
+        'except with `visibility=public`, which lists that user’s public playlists.',
+    }),
+  visibility: z
+    .enum(['public'])
+    .optional()
+    .meta({
+      description:
+        'An extension. `public`: the public playlists of every user, or of `userId` when given, ' +
+        'for any signed-in caller (admins included: only the public ones). Omitted: your own ' +
+        'playlists; an admin sees every playlist, or `userId`’s.',
+    }),
+  sort: sortQuery(PLAYLIST_SORT_FIELDS).meta({
     description:
-      'An extension: `public` lists the public playlists of every user (or of `userId`), readable by anyone signed in. Omitted: the contract’s behaviour (your own; admins all)',
+      'Comma-separated fields to order by, `-` for descending: name, createdAt (default: createdAt). ' +
+      'Ties are broken by id.',
   }),
   ...pageQuery,
 });
 export type ListPlaylistsInput = z.infer<typeof listPlaylistsInput>;
 
+/** No `sort`: a playlist's songs are always in playlist order. */
 export const listPlaylistSongsInput = z.strictObject({ playlistId: idParam('playlist'), ...pageQuery });
 export type ListPlaylistSongsInput = z.infer<typeof listPlaylistSongsInput>;
 
 export const addPlaylistSongInput = z.strictObject({
   playlistId: idParam('playlist'),
-  songId: z.uuid().meta({ description: 'The song to append' }),
+  songId: uuidField().meta({ description: 'The song to append (any letter case)' }),
 });
 export type AddPlaylistSongInput = z.infer<typeof addPlaylistSongInput>;
 

@@ -1,21 +1,46 @@
-import { isUniqueViolation, isUuid, type PlaylistRow, playlists, songs, users, uuidv7 } from '@music/db';
+import {
+  type Db,
+  isForeignKeyViolation,
+  isUniqueViolation,
+  isUuid,
+  type PlaylistRow,
+  type PlaylistSortColumn,
+  type PlaylistWithSongs,
+  playlists,
+  songs,
+  users,
+  uuidv7,
+} from '@music/db';
 import type { Actor, Context } from '../../context';
 import { AppError, validationError } from '../../errors';
-import { type AuthedContext, assertIdExists, assertIdsExist, isAdmin, loadOr404, page } from '../../kernel';
+import {
+  type AuthedContext,
+  assertIdExists,
+  assertIdsExist,
+  assertPrecondition,
+  isAdmin,
+  loadOr404,
+  page,
+} from '../../kernel';
+import { sortKeys } from '../../schemas';
 import { songPage } from '../songs/songs.service';
 import {
   type AddPlaylistSongInput,
   type CreatePlaylistInput,
   type ListPlaylistSongsInput,
   type ListPlaylistsInput,
+  MAX_PLAYLIST_SONGS,
   type Playlist,
   type PlaylistSongInput,
+  type PlaylistSortField,
   type ReplacePlaylistInput,
   toPlaylist,
 } from './playlists.schema';
 
 const notFound = () => new AppError('NOT_FOUND', 'Playlist not found');
 const alreadyThere = () => new AppError('CONFLICT', 'The song is already in this playlist');
+
+const SORT_COLUMNS: Record<PlaylistSortField, PlaylistSortColumn> = { name: 'name', createdAt: 'created_at' };
 
 const loadPlaylist = (ctx: Context, playlistId: string) =>
   loadOr404(playlistId, (id) => playlists.findPlaylistById(ctx.db, id), 'Playlist');
@@ -34,14 +59,48 @@ function assertMayWrite(actor: Actor, playlist: PlaylistRow): void {
   }
 }
 
-const findSongs = (ctx: Context) => (ids: readonly string[]) => songs.findExistingSongIds(ctx.db, ids);
+const findSongs = (db: Db) => (ids: readonly string[]) => songs.findExistingSongIds(db, ids);
 
 /** Unknown songs in the body are a 422 on `songIds.N`. Returns the ids lower-cased. */
-const assertSongsExist = (ctx: Context, songIds: readonly string[]) =>
-  assertIdsExist(songIds, findSongs(ctx), 'songIds', 'song');
+const assertSongsExist = (db: Db, songIds: readonly string[]) =>
+  assertIdsExist(songIds, findSongs(db), 'songIds', 'song');
 
+/**
+ * A song checked a moment ago and deleted before it was linked (the foreign key refuses the
+ * link): the same 422 as a song that never existed, not a 500.
+ */
+function songGone(error: unknown, field: string): unknown {
+  if (!isForeignKeyViolation(error, 'playlist_songs_song_id_fkey')) return error;
+  return validationError([{ field, message: 'No song with this id' }]);
+}
+
+/**
+ * Runs `change` in a transaction holding the playlist's row lock, with the playlist as it is
+ * now (re-read under the lock, songs included). Every change to a playlist's representation
+ * takes this lock first, so what `change` checks `If-Match` against is what it writes over.
+ * A playlist that is malformed, unknown or gone meanwhile is 404; another user's is 403.
+ */
+async function withPlaylistLocked<T>(
+  ctx: AuthedContext,
+  playlistId: string,
+  change: (trx: Db, current: PlaylistWithSongs) => Promise<T>,
+): Promise<T> {
+  if (!isUuid(playlistId)) throw notFound();
+  return ctx.db.transaction().execute(async (trx) => {
+    if (!(await playlists.lockPlaylist(trx, playlistId))) throw notFound();
+    const current = await playlists.findPlaylistById(trx, playlistId);
+    if (!current) throw notFound();
+    assertMayWrite(ctx.actor, current);
+    return change(trx, current);
+  });
+}
+
+/**
+ * A non-admin lists their own playlists; an admin every one or `userId`'s. With
+ * `visibility=public` anyone signed in lists the public playlists of everyone (or of `userId`).
+ */
 export async function listPlaylists(ctx: AuthedContext, input: ListPlaylistsInput) {
-  let userId = input.userId?.toLowerCase();
+  let userId = input.userId;
   const publicOnly = input.visibility === 'public';
   if (!isAdmin(ctx.actor) && !publicOnly) {
     if (userId !== undefined && userId !== ctx.actor.user.id) {
@@ -49,10 +108,14 @@ export async function listPlaylists(ctx: AuthedContext, input: ListPlaylistsInpu
     }
     userId = ctx.actor.user.id;
   }
+  const sort = sortKeys<PlaylistSortField>(input.sort).map((key) => ({
+    column: SORT_COLUMNS[key.field],
+    descending: key.descending,
+  }));
   return page(
     input,
     async (window) => {
-      const { ids, total } = await playlists.listPlaylistIds(ctx.db, { userId, publicOnly, ...window });
+      const { ids, total } = await playlists.listPlaylistIds(ctx.db, { userId, publicOnly, sort, ...window });
       return { rows: await playlists.findPlaylistsWithSongs(ctx.db, ids), total };
     },
     toPlaylist,
@@ -61,25 +124,30 @@ export async function listPlaylists(ctx: AuthedContext, input: ListPlaylistsInpu
 
 /** For yourself; an admin may name another owner with `userId`. */
 export async function createPlaylist(ctx: AuthedContext, input: CreatePlaylistInput): Promise<Playlist> {
-  const ownerId = input.userId?.toLowerCase() ?? ctx.actor.user.id;
+  const ownerId = input.userId ?? ctx.actor.user.id;
   if (ownerId !== ctx.actor.user.id) {
     if (!isAdmin(ctx.actor)) throw new AppError('FORBIDDEN', 'You may only create playlists for yourself');
     if (!(await users.findUserById(ctx.db, ownerId))) {
       throw validationError([{ field: 'userId', message: 'No user with this id' }]);
     }
   }
-  const songIds = await assertSongsExist(ctx, input.songIds ?? []);
-  const playlist = await ctx.db.transaction().execute(async (trx) => {
-    const row = await playlists.insertPlaylist(trx, {
-      id: uuidv7(),
-      user_id: ownerId,
-      name: input.name,
-      description: input.description ?? null,
-      is_public: input.isPublic ?? false,
+  const songIds = await assertSongsExist(ctx.db, input.songIds ?? []);
+  const playlist = await ctx.db
+    .transaction()
+    .execute(async (trx) => {
+      const row = await playlists.insertPlaylist(trx, {
+        id: uuidv7(),
+        user_id: ownerId,
+        name: input.name,
+        description: input.description ?? null,
+        is_public: input.isPublic ?? false,
+      });
+      await playlists.setPlaylistSongs(trx, row.id, songIds);
+      return playlists.findPlaylistById(trx, row.id);
+    })
+    .catch((error: unknown) => {
+      throw songGone(error, 'songIds');
     });
-    await playlists.setPlaylistSongs(trx, row.id, songIds);
-    return playlists.findPlaylistById(trx, row.id);
-  });
   return toPlaylist(playlist!);
 }
 
@@ -89,35 +157,48 @@ export async function getPlaylist(ctx: AuthedContext, playlistId: string): Promi
   return toPlaylist(playlist);
 }
 
+const sameOrder = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((id, index) => id === b[index]);
+
 /**
  * Full replace of the fields: omitted `description`/`isPublic` reset to null/false. A given
  * `songIds` replaces the whole order (this is how a playlist is reordered); an omitted one
- * leaves the songs as they are.
+ * leaves the songs as they are. A replace that changes nothing writes nothing, so `updatedAt`
+ * and the ETag stay as they were.
  */
 export async function replacePlaylist(ctx: AuthedContext, input: ReplacePlaylistInput): Promise<Playlist> {
-  const current = await loadPlaylist(ctx, input.playlistId);
-  assertMayWrite(ctx.actor, current);
-  const songIds = input.songIds === undefined ? undefined : await assertSongsExist(ctx, input.songIds);
-  const playlist = await ctx.db.transaction().execute(async (trx) => {
-    if (!(await playlists.lockPlaylist(trx, current.id))) throw notFound();
-    await playlists.updatePlaylist(trx, current.id, {
+  const playlist = await withPlaylistLocked(ctx, input.playlistId, async (trx, current) => {
+    const songIds = input.songIds === undefined ? undefined : await assertSongsExist(trx, input.songIds);
+    assertPrecondition(ctx, toPlaylist(current));
+    const fields = {
       name: input.name,
       description: input.description ?? null,
       is_public: input.isPublic ?? false,
-    });
-    if (songIds) await playlists.setPlaylistSongs(trx, current.id, songIds);
+    };
+    const fieldsChanged =
+      fields.name !== current.name ||
+      fields.description !== current.description ||
+      fields.is_public !== current.is_public;
+    const songsChanged = songIds !== undefined && !sameOrder(songIds, current.song_ids);
+    if (!fieldsChanged && !songsChanged) return current;
+    if (songsChanged) await playlists.setPlaylistSongs(trx, current.id, songIds);
+    await playlists.updatePlaylist(trx, current.id, fieldsChanged ? fields : {});
     return playlists.findPlaylistById(trx, current.id);
+  }).catch((error: unknown) => {
+    throw songGone(error, 'songIds');
   });
   return toPlaylist(playlist!);
 }
 
 /** The songs stay. */
 export async function deletePlaylist(ctx: AuthedContext, playlistId: string): Promise<void> {
-  const playlist = await loadPlaylist(ctx, playlistId);
-  assertMayWrite(ctx.actor, playlist);
-  if (!(await playlists.deletePlaylist(ctx.db, playlist.id))) throw notFound();
+  await withPlaylistLocked(ctx, playlistId, async (trx, current) => {
+    assertPrecondition(ctx, toPlaylist(current));
+    await playlists.deletePlaylist(trx, current.id);
+  });
 }
 
+/** Always in playlist order: a playlist's songs take no `sort`. */
 export async function listPlaylistSongs(ctx: AuthedContext, input: ListPlaylistSongsInput) {
   const playlist = await loadPlaylist(ctx, input.playlistId);
   assertMayRead(ctx.actor, playlist);
@@ -127,37 +208,40 @@ export async function listPlaylistSongs(ctx: AuthedContext, input: ListPlaylistS
 }
 
 /**
- * Appends the song. The playlist row is locked before the last position is read, so
- * concurrent adds queue: of two adds of one song, the second sees the first and answers 409;
- * adds of different songs get distinct positions. The primary key is the backstop.
+ * Appends the song. The playlist row is locked before its songs are read, so concurrent adds
+ * queue: of two adds of one song, the second sees the first and answers 409; adds of different
+ * songs get distinct positions. The primary key is the backstop. Checks, in order: the song
+ * exists (422), `If-Match` (412), not there yet (409), room left (409).
  */
 export async function addSong(ctx: AuthedContext, input: AddPlaylistSongInput): Promise<void> {
-  const playlist = await loadPlaylist(ctx, input.playlistId);
-  assertMayWrite(ctx.actor, playlist);
-  const songId = await assertIdExists(input.songId, findSongs(ctx), 'songId', 'song');
   try {
-    await ctx.db.transaction().execute(async (trx) => {
-      if (!(await playlists.lockPlaylist(trx, playlist.id))) throw notFound();
-      if (await playlists.hasPlaylistSong(trx, { playlistId: playlist.id, songId })) throw alreadyThere();
-      await playlists.appendPlaylistSong(trx, { playlistId: playlist.id, songId });
-      await playlists.updatePlaylist(trx, playlist.id, {});
+    await withPlaylistLocked(ctx, input.playlistId, async (trx, current) => {
+      const songId = await assertIdExists(input.songId, findSongs(trx), 'songId', 'song');
+      assertPrecondition(ctx, toPlaylist(current));
+      if (current.song_ids.includes(songId)) throw alreadyThere();
+      if (current.song_ids.length >= MAX_PLAYLIST_SONGS) {
+        throw new AppError('CONFLICT', `The playlist is full (at most ${MAX_PLAYLIST_SONGS} songs)`);
+      }
+      await playlists.appendPlaylistSong(trx, { playlistId: current.id, songId });
+      await playlists.updatePlaylist(trx, current.id, {});
     });
   } catch (error) {
     if (isUniqueViolation(error, 'playlist_songs_pkey')) throw alreadyThere();
-    throw error;
+    throw songGone(error, 'songId');
   }
 }
 
-/** The song stays in the system; 404 when it was not in the playlist. */
+/**
+ * The song stays in the system. A song that is not in the playlist is 404 (the path names
+ * nothing), before `If-Match` is looked at.
+ */
 export async function removeSong(ctx: AuthedContext, input: PlaylistSongInput): Promise<void> {
-  const playlist = await loadPlaylist(ctx, input.playlistId);
-  assertMayWrite(ctx.actor, playlist);
-  const songId = input.songId;
-  await ctx.db.transaction().execute(async (trx) => {
-    if (!(await playlists.lockPlaylist(trx, playlist.id))) throw notFound();
-    if (!isUuid(songId) || !(await playlists.removePlaylistSong(trx, { playlistId: playlist.id, songId }))) {
+  await withPlaylistLocked(ctx, input.playlistId, async (trx, current) => {
+    if (!current.song_ids.includes(input.songId)) {
       throw new AppError('NOT_FOUND', 'The song is not in this playlist');
     }
-    await playlists.updatePlaylist(trx, playlist.id, {});
+    assertPrecondition(ctx, toPlaylist(current));
+    await playlists.removePlaylistSong(trx, { playlistId: current.id, songId: input.songId });
+    await playlists.updatePlaylist(trx, current.id, {});
   });
 }

@@ -3,6 +3,7 @@ import { authedProcedure, publicProcedure, rest, router } from '../../trpc';
 import {
   createUserInput,
   listUsersInput,
+  setRoleInput,
   updateUserInput,
   userIdInput,
   userListSchema,
@@ -18,6 +19,9 @@ export const usersRouter = router({
         path: '/users',
         tag: 'users',
         summary: 'List users (admin only)',
+        description:
+          'Oldest first unless `sort` says otherwise; ties are broken by id. `search` matches a ' +
+          'substring of the username or the email, case-insensitively.',
         errors: ['FORBIDDEN'],
       }),
     )
@@ -61,7 +65,11 @@ export const usersRouter = router({
         path: '/users/{userId}',
         tag: 'users',
         summary: 'Replace a user (yourself, or any as admin; changing a role needs admin)',
-        errors: ['FORBIDDEN', 'CONFLICT'],
+        description:
+          'Answers 409 when the email belongs to another user, or when it would demote the last ' +
+          'admin. A replace that changes nothing leaves `updatedAt` and the ETag as they were. ' +
+          'With `If-Match`, a stale ETag is 412 and nothing changes.',
+        errors: ['FORBIDDEN', 'CONFLICT', 'PRECONDITION_FAILED'],
       }),
     )
     .input(updateUserInput)
@@ -75,11 +83,32 @@ export const usersRouter = router({
         path: '/users/{userId}',
         tag: 'users',
         summary: 'Delete a user with their playlists and sessions',
+        description:
+          'An artist they were linked to stays, unlinked. The last admin cannot be deleted (409). ' +
+          'With `If-Match`, a stale ETag is 412 and nothing changes.',
         status: 204,
-        errors: ['FORBIDDEN'],
+        errors: ['FORBIDDEN', 'CONFLICT', 'PRECONDITION_FAILED'],
       }),
     )
     .input(userIdInput)
     .output(emptyOutput)
     .mutation(({ ctx, input }) => users.deleteUser(ctx, input.userId)),
+
+  setRole: authedProcedure
+    .meta(
+      rest({
+        method: 'PUT',
+        path: '/users/{userId}/role',
+        tag: 'users',
+        summary: "Change a user's role (admin only)",
+        description:
+          'Changes the role and nothing else. Any other caller gets 403, whatever the id. Demoting ' +
+          'the last admin is 409: there is always an admin. Setting the role a user already has ' +
+          'changes nothing (`updatedAt` and the ETag stay). With `If-Match`, a stale ETag is 412.',
+        errors: ['FORBIDDEN', 'CONFLICT', 'PRECONDITION_FAILED'],
+      }),
+    )
+    .input(setRoleInput)
+    .output(userSchema)
+    .mutation(({ ctx, input }) => users.setRole(ctx, input)),
 });

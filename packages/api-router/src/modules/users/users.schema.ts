@@ -1,6 +1,6 @@
 import type { UserRow } from '@music/db';
 import { z } from 'zod';
-import { idParam, listOf, pageQuery, text } from '../../schemas';
+import { idParam, listOf, pageQuery, sortQuery, text } from '../../schemas';
 import { timestamps, timestampsOf } from '../shared/records.schema';
 
 export const roleSchema = z.enum(['user', 'artist', 'admin']).meta({ id: 'Role' });
@@ -20,8 +20,9 @@ export const passwordSchema = z
 export const userSchema = z
   .object({
     id: z.uuid(),
-    username: z.string().max(50),
-    email: z.string().max(254),
+    // The same bounds as the input: the document tells clients what they can get back.
+    username: z.string().min(1).max(50),
+    email: z.string().min(1).max(254).meta({ format: 'email' }),
     role: roleSchema,
     ...timestamps,
   })
@@ -56,8 +57,20 @@ export const userIdInput = z.strictObject({ userId: idParam('user') });
 export const updateUserInput = z.strictObject({ userId: idParam('user'), ...userFields });
 export type UpdateUserInput = z.infer<typeof updateUserInput>;
 
+export const setRoleInput = z.strictObject({ userId: idParam('user'), role: roleSchema });
+export type SetRoleInput = z.infer<typeof setRoleInput>;
+
+/** The fields `GET /users` can be ordered by. */
+export const USER_SORT_FIELDS = ['username', 'email', 'createdAt'] as const;
+export type UserSortField = (typeof USER_SORT_FIELDS)[number];
+
 export const listUsersInput = z.strictObject({
   role: roleSchema.optional().meta({ description: 'Only users with this role' }),
+  // NFC like the stored text, so composed and decomposed input find the same users.
+  search: text(0, 254)
+    .optional()
+    .meta({ description: 'Case-insensitive substring of the username or the email' }),
+  sort: sortQuery(USER_SORT_FIELDS),
   ...pageQuery,
 });
 export type ListUsersInput = z.infer<typeof listUsersInput>;

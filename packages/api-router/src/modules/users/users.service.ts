@@ -1,19 +1,35 @@
-import { hashPassword } from '@music/auth';
-import { isUniqueViolation, isUuid, type NewUser, type UserRow, users, uuidv7 } from '@music/db';
+import { hashPassword, verifyPassword } from '@music/auth';
+import {
+  type Db,
+  isUniqueViolation,
+  isUuid,
+  type OrderKey,
+  type UserRow,
+  type UserUpdate,
+  users,
+  uuidv7,
+} from '@music/db';
 import type { Actor, Context } from '../../context';
 import { AppError } from '../../errors';
-import { type AuthedContext, isAdmin, loadOr404, page } from '../../kernel';
+import { type AuthedContext, assertPrecondition, isAdmin, loadOr404, page } from '../../kernel';
+import { sortKeys } from '../../schemas';
 import {
   type CreateUserInput,
   type ListUsersInput,
+  type SetRoleInput,
   toUser,
   type UpdateUserInput,
   type User,
+  type UserSortField,
 } from './users.schema';
 
 const emailTaken = () => new AppError('CONFLICT', 'A user with this email already exists');
+const notFound = () => new AppError('NOT_FOUND', 'User not found');
 
-/** Non-admins may only touch their own account; any other id is 403, existing or not. */
+/**
+ * Non-admins may only touch their own account; any other id is 403, existing or not. `userId`
+ * is the parsed input, already lower-cased (UUIDs are case-insensitive, stored lower-case).
+ */
 function assertSelfOrAdmin(actor: Actor, userId: string): void {
   if (!isAdmin(actor) && actor.user.id !== userId) {
     throw new AppError('FORBIDDEN', 'You may only access your own account');
@@ -23,35 +39,20 @@ function assertSelfOrAdmin(actor: Actor, userId: string): void {
 const loadUser = (ctx: Context, userId: string) =>
   loadOr404(userId, (id) => users.findUserById(ctx.db, id), 'User');
 
-export async function listUsers(ctx: AuthedContext, input: ListUsersInput) {
-  if (!isAdmin(ctx.actor)) throw new AppError('FORBIDDEN', 'Only admins may list users');
-  return page(input, (window) => users.listUsers(ctx.db, { role: input.role, ...window }), toUser);
+const SORT_COLUMNS = { username: 'username', email: 'email', createdAt: 'created_at' } as const;
+
+/** The `sort` parameter as the repository's order (empty: its default, oldest first). */
+function userOrder(sort: string | undefined): OrderKey<users.UserSortColumn>[] {
+  return sortKeys<UserSortField>(sort).map((key) => ({
+    column: SORT_COLUMNS[key.field],
+    descending: key.descending,
+  }));
 }
 
-type UserFields = Pick<CreateUserInput, 'username' | 'email' | 'password'>;
-/** The stored columns a sign-up or a replace writes. */
-type UserWrite = Required<Omit<NewUser, 'id' | 'created_at' | 'updated_at'>>;
-
-/** Stores an account's fields with the password hashed; a taken email is 409, a vanished row 404. */
-async function writeUser(
-  input: UserFields,
-  role: User['role'],
-  write: (fields: UserWrite) => Promise<UserRow | undefined>,
-): Promise<User> {
-  const passwordHash = await hashPassword(input.password);
-  try {
-    const row = await write({
-      username: input.username,
-      email: input.email,
-      password_hash: passwordHash,
-      role,
-    });
-    if (!row) throw new AppError('NOT_FOUND', 'User not found');
-    return toUser(row);
-  } catch (error) {
-    if (isUniqueViolation(error, 'users_email_key')) throw emailTaken();
-    throw error;
-  }
+export async function listUsers(ctx: AuthedContext, input: ListUsersInput) {
+  if (!isAdmin(ctx.actor)) throw new AppError('FORBIDDEN', 'Only admins may list users');
+  const filters = { role: input.role, search: input.search || undefined, sort: userOrder(input.sort) };
+  return page(input, (window) => users.listUsers(ctx.db, { ...filters, ...window }), toUser);
 }
 
 /** Public sign-up; an admin may also create accounts with any role. */
@@ -60,7 +61,20 @@ export async function createUser(ctx: Context, input: CreateUserInput): Promise<
   if (role !== 'user' && !(ctx.actor && isAdmin(ctx.actor))) {
     throw new AppError('FORBIDDEN', `Only an admin may create a user with role '${role}'`);
   }
-  return writeUser(input, role, (fields) => users.insertUser(ctx.db, { id: uuidv7(), ...fields }));
+  const passwordHash = await hashPassword(input.password);
+  try {
+    const row = await users.insertUser(ctx.db, {
+      id: uuidv7(),
+      username: input.username,
+      email: input.email,
+      password_hash: passwordHash,
+      role,
+    });
+    return toUser(row);
+  } catch (error) {
+    if (isUniqueViolation(error, 'users_email_key')) throw emailTaken();
+    throw error;
+  }
 }
 
 export async function getUser(ctx: AuthedContext, userId: string): Promise<User> {
@@ -68,19 +82,115 @@ export async function getUser(ctx: AuthedContext, userId: string): Promise<User>
   return toUser(await loadUser(ctx, userId));
 }
 
-export async function updateUser(ctx: AuthedContext, input: UpdateUserInput): Promise<User> {
-  assertSelfOrAdmin(ctx.actor, input.userId);
-  const current = await loadUser(ctx, input.userId);
-  const role = input.role ?? current.role;
-  if (role !== current.role && !isAdmin(ctx.actor)) {
-    throw new AppError('FORBIDDEN', 'Only an admin may change a role');
+/**
+ * Runs `change` in a transaction holding the admin rows and the user's row (in that order, the
+ * same for every writer, so writers queue rather than deadlock): `admins` are the admins that
+ * stay admins until commit, `row` the user as it is now. A malformed or unknown id is 404.
+ * A unique violation (the email) leaves the transaction rolled back and becomes 409.
+ */
+async function withUserLocked<T>(
+  ctx: Context,
+  userId: string,
+  change: (trx: Db, row: UserRow, admins: readonly string[]) => Promise<T>,
+): Promise<T> {
+  if (!isUuid(userId)) throw notFound();
+  try {
+    return await ctx.db.transaction().execute(async (trx) => {
+      const admins = await users.lockAdmins(trx);
+      const row = await users.lockUser(trx, userId);
+      if (!row) throw notFound();
+      return change(trx, row, admins);
+    });
+  } catch (error) {
+    if (isUniqueViolation(error, 'users_email_key')) throw emailTaken();
+    throw error;
   }
-  return writeUser(input, role, (fields) => users.updateUser(ctx.db, current.id, fields));
 }
 
-/** Their playlists and sessions go with them; an artist they managed stays, unlinked. */
+/**
+ * There is always an admin: `row` may lose its admin role (`role` another one, or null when the
+ * row is deleted) only while another locked admin stays.
+ */
+function assertKeepsAnAdmin(row: UserRow, role: User['role'] | null, admins: readonly string[]): void {
+  if (row.role !== 'admin' || role === 'admin') return;
+  if (admins.some((id) => id !== row.id)) return;
+  throw new AppError(
+    'CONFLICT',
+    'This is the last admin: make another user an admin first, there must always be one',
+  );
+}
+
+/** Writes the fields that differ from `row`; with none, `row` as it is (its updatedAt untouched). */
+async function applyChanges(trx: Db, row: UserRow, patch: UserUpdate): Promise<User> {
+  const changed = Object.fromEntries(
+    Object.entries(patch).filter(([key, value]) => value !== row[key as keyof UserRow]),
+  ) as UserUpdate;
+  if (Object.keys(changed).length === 0) return toUser(row);
+  const updated = await users.updateUser(trx, row.id, changed);
+  if (!updated) throw notFound();
+  return toUser(updated);
+}
+
+/**
+ * The hash to store for `password`, or undefined when `storedHash` already verifies it: an
+ * unchanged password is neither re-hashed (a new salt would be a change) nor written.
+ */
+async function newPasswordHash(storedHash: string, password: string): Promise<string | undefined> {
+  return (await verifyPassword(storedHash, password)) ? undefined : hashPassword(password);
+}
+
+function assertMayTakeRole(ctx: AuthedContext, row: UserRow, role: User['role']): void {
+  if (role !== row.role && !isAdmin(ctx.actor)) {
+    throw new AppError('FORBIDDEN', 'Only an admin may change a role');
+  }
+}
+
+/** Full replace of the account; only an admin may change a role, and never the last admin's. */
+export async function updateUser(ctx: AuthedContext, input: UpdateUserInput): Promise<User> {
+  assertSelfOrAdmin(ctx.actor, input.userId);
+  // The password is checked against this read, before any lock: an argon2 verify (and a hash
+  // when it changed) takes tens of milliseconds, too long to hold the admin rows. Under the lock
+  // it is redone only if the stored hash changed meanwhile.
+  const seen = await loadUser(ctx, input.userId);
+  assertMayTakeRole(ctx, seen, input.role ?? seen.role);
+  const seenHash = await newPasswordHash(seen.password_hash, input.password);
+  return withUserLocked(ctx, seen.id, async (trx, row, admins) => {
+    const role = input.role ?? row.role;
+    assertMayTakeRole(ctx, row, role);
+    assertPrecondition(ctx, toUser(row));
+    assertKeepsAnAdmin(row, role, admins);
+    const passwordHash =
+      row.password_hash === seen.password_hash
+        ? seenHash
+        : await newPasswordHash(row.password_hash, input.password);
+    return applyChanges(trx, row, {
+      username: input.username,
+      email: input.email,
+      role,
+      ...(passwordHash === undefined ? {} : { password_hash: passwordHash }),
+    });
+  });
+}
+
+/** Admin only, whatever the target: changes the role and nothing else. */
+export async function setRole(ctx: AuthedContext, input: SetRoleInput): Promise<User> {
+  if (!isAdmin(ctx.actor)) throw new AppError('FORBIDDEN', 'Only an admin may change a role');
+  return withUserLocked(ctx, input.userId, async (trx, row, admins) => {
+    assertPrecondition(ctx, toUser(row));
+    assertKeepsAnAdmin(row, input.role, admins);
+    return applyChanges(trx, row, { role: input.role });
+  });
+}
+
+/**
+ * Their playlists and sessions go with them; an artist they managed stays, unlinked. The last
+ * admin cannot be deleted.
+ */
 export async function deleteUser(ctx: AuthedContext, userId: string): Promise<void> {
   assertSelfOrAdmin(ctx.actor, userId);
-  const deleted = isUuid(userId) && (await users.deleteUser(ctx.db, userId));
-  if (!deleted) throw new AppError('NOT_FOUND', 'User not found');
+  await withUserLocked(ctx, userId, async (trx, row, admins) => {
+    assertPrecondition(ctx, toUser(row));
+    assertKeepsAnAdmin(row, null, admins);
+    if (!(await users.deleteUser(trx, row.id))) throw notFound();
+  });
 }
