@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { type Artist, catalogueWorld, makeArtist, tag } from './testing/catalogue';
 
@@ -69,5 +70,49 @@ describe('GET /v1/artists', () => {
     const all = await w.api.request('GET', '/artists?limit=100', { token: w.user.token });
     expect(all.status).toBe(200);
     expect(all.body.data.length).toBe(Math.min(100, all.body.pagination.total));
+  });
+});
+
+describe('GET /v1/artists?sort', () => {
+  it('orders by name or createdAt, either way, then id; the default stays name, then id', async () => {
+    const t = tag();
+    const made: Artist[] = [];
+    for (const name of [`${t} b`, `${t} a`, `${t} c`, `${t} a`])
+      made.push(await makeArtist(w.api, w.admin, { name }));
+    // Creation times of their own (two alike, for the tie), not the moments the requests ran.
+    const times = ['2021-02-01', '2021-03-01', '2021-01-01', '2021-02-01'];
+    for (const [i, artist] of made.entries()) {
+      // Never written by the API, so not by Kysely's table types either: a plain statement.
+      const createdAt = new Date(`${times[i]}T00:00:00Z`);
+      await sql`update artists set created_at = ${createdAt} where id = ${artist.id}`.execute(
+        w.api.database.db,
+      );
+    }
+    const byId = (a: Artist, b: Artist) => (a.id < b.id ? -1 : 1);
+    const ids = (order: number[]) => order.map((i) => made[i]!.id);
+    const [a1, a3] = [made[1]!, made[3]!].sort(byId).map((a) => made.indexOf(a));
+    const [b0, b3] = [made[0]!, made[3]!].sort(byId).map((a) => made.indexOf(a));
+    const cases: Array<[string, string[]]> = [
+      ['', ids([a1!, a3!, 0, 2])],
+      ['&sort=name', ids([a1!, a3!, 0, 2])],
+      ['&sort=-name', ids([2, 0, a1!, a3!])],
+      ['&sort=createdAt', ids([2, b0!, b3!, 1])],
+      ['&sort=-createdAt', ids([1, b0!, b3!, 2])],
+      ['&sort=-createdAt,-name', ids([1, 0, 3, 2])],
+      ['&sort=name,createdAt', ids([3, 1, 0, 2])],
+    ];
+    for (const [sort, want] of cases) {
+      const res = await w.api.request('GET', `/artists?search=${t}${sort}`, { token: w.user.token });
+      expect(res.status).toBe(200);
+      expect(
+        res.body.data.map((a: Artist) => a.id),
+        sort,
+      ).toEqual(want);
+    }
+    for (const sort of ['title', 'name,name', 'userId', '']) {
+      const res = await w.api.request('GET', `/artists?sort=${sort}`, { token: w.user.token });
+      expect(res.status, sort).toBe(400);
+      expect(res.body).toEqual({ code: 'BAD_REQUEST', message: expect.any(String) });
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { artistsRouter } from './modules/artists/artists.router';
 import { authRouter } from './modules/auth/auth.router';
+import { genresRouter } from './modules/genres/genres.router';
 import { playlistsRouter } from './modules/playlists/playlists.router';
 import { songsRouter } from './modules/songs/songs.router';
 import { usersRouter } from './modules/users/users.router';
@@ -10,6 +11,7 @@ export const appRouter = router({
   users: usersRouter,
   artists: artistsRouter,
   songs: songsRouter,
+  genres: genresRouter,
   playlists: playlistsRouter,
 });
 

@@ -12,13 +12,20 @@ export {
 // Each repository both by name and as a namespace (the services: `songs.findSongById(db, id)`).
 export * from './repositories/artists';
 export * as artists from './repositories/artists';
+export * from './repositories/genres';
+export * as genres from './repositories/genres';
 export * from './repositories/housekeeping';
 export * as housekeeping from './repositories/housekeeping';
+export * from './repositories/idempotency';
+export * as idempotency from './repositories/idempotency';
 export * from './repositories/locks';
 export * from './repositories/login-throttle';
 export * as loginThrottle from './repositories/login-throttle';
+export type { OrderKey } from './repositories/order';
 export * from './repositories/playlists';
 export * as playlists from './repositories/playlists';
+export * from './repositories/request-budgets';
+export * as requestBudgets from './repositories/request-budgets';
 export { countRows } from './repositories/row-counts';
 export * from './repositories/sessions';
 export * as sessions from './repositories/sessions';

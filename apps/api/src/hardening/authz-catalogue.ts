@@ -136,6 +136,12 @@ export const CATALOGUE_ROWS: Record<string, Entry> = {
       'by artist': { input: async (_db, w) => ({ artistId: w.artistA, search: '%_\\' }), expect: anyone },
     },
   },
+  'genres.list': {
+    targets: {
+      all: { input: same({}), expect: anyone },
+      searched: { input: same({ search: '%_\\' }), expect: anyone },
+    },
+  },
   'songs.create': {
     targets: {
       'artistIds omitted': {

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { likeContains } from '../like';
 import type { ArtistRow, ArtistsTable, Db } from '../schema';
+import { type OrderKey, orderTerms } from './order';
 import { countRows } from './row-counts';
 
 /** Named, not `*`: see USER_COLUMNS. */
@@ -16,12 +17,33 @@ const ARTIST_COLUMNS = [
 export type NewArtist = Omit<ArtistRow, 'created_at' | 'updated_at'>;
 export type ArtistUpdate = Partial<Pick<ArtistsTable, 'name' | 'bio' | 'user_id'>>;
 
+/** The columns a list of artists can be ordered by (the API's `sort` fields). */
+export type ArtistSortColumn = 'name' | 'created_at';
+
+const BY_NAME: readonly OrderKey<ArtistSortColumn>[] = [{ column: 'name', descending: false }];
+
 export async function insertArtist(db: Db, artist: NewArtist): Promise<ArtistRow> {
   return db.insertInto('artists').values(artist).returning(ARTIST_COLUMNS).executeTakeFirstOrThrow();
 }
 
 export async function findArtistById(db: Db, id: string): Promise<ArtistRow | undefined> {
   return db.selectFrom('artists').select(ARTIST_COLUMNS).where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * The artist, its row locked until the transaction ends: a write reads what it changes (and
+ * checks `If-Match` against it) with no other write in between. `for no key update`, the lock
+ * an update takes anyway: it still lets other transactions link songs to the artist (their
+ * foreign key check takes a key-share lock), so a delete that locks the artist and then its
+ * songs cannot deadlock with a link that locked the song first.
+ */
+export async function lockArtist(db: Db, id: string): Promise<ArtistRow | undefined> {
+  return db
+    .selectFrom('artists')
+    .select(ARTIST_COLUMNS)
+    .where('id', '=', id)
+    .forNoKeyUpdate()
+    .executeTakeFirst();
 }
 
 export async function hasAnyArtist(db: Db): Promise<boolean> {
@@ -51,22 +73,28 @@ export async function findArtistIdsByUserId(db: Db, userId: string): Promise<str
   return rows.map((r) => r.id);
 }
 
-/** `search`: case-insensitive substring of the name (trigram index); ordered by name, then id. */
+/**
+ * `search`: case-insensitive substring of the name (trigram index). Ordered by `sort` (by
+ * name when it is empty or omitted), then id.
+ */
 export async function listArtists(
   db: Db,
-  args: { search?: string | undefined; userId?: string | undefined; limit: number; offset: number },
+  args: {
+    search?: string | undefined;
+    userId?: string | undefined;
+    sort?: readonly OrderKey<ArtistSortColumn>[] | undefined;
+    limit: number;
+    offset: number;
+  },
 ): Promise<{ rows: ArtistRow[]; total: number }> {
   let query = db.selectFrom('artists');
   if (args.search) query = query.where('name', 'ilike', likeContains(args.search));
   if (args.userId) query = query.where('user_id', '=', args.userId);
+  let page = query.select(ARTIST_COLUMNS);
+  for (const [ref, direction] of orderTerms('artists', args.sort, BY_NAME))
+    page = page.orderBy(ref, direction);
   const [rows, total] = await Promise.all([
-    query
-      .select(ARTIST_COLUMNS)
-      .orderBy('name')
-      .orderBy('id')
-      .limit(args.limit)
-      .offset(args.offset)
-      .execute(),
+    page.limit(args.limit).offset(args.offset).execute(),
     args.search || args.userId
       ? query
           .select(sql<number>`count(*)::int`.as('total'))

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { likeContains } from '../like';
 import type { Db, SongRow, SongsTable } from '../schema';
 import { statement } from '../sql';
+import { type OrderKey, orderColumns, orderTerms } from './order';
 import { countRows } from './row-counts';
 
 export type NewSong = Omit<SongRow, 'created_at' | 'updated_at'>;
@@ -19,6 +20,18 @@ export interface SongFilters {
   genre?: string | undefined;
   artistId?: string | undefined;
 }
+
+/** The columns a list of songs can be ordered by (the API's `sort` fields). */
+export type SongSortColumn = 'title' | 'album' | 'release_year' | 'duration' | 'created_at';
+
+/** A page of a song list: its window and its order (by title when `sort` is empty or omitted). */
+export interface SongPageArgs {
+  sort?: readonly OrderKey<SongSortColumn>[] | undefined;
+  limit: number;
+  offset: number;
+}
+
+const BY_TITLE: readonly OrderKey<SongSortColumn>[] = [{ column: 'title', descending: false }];
 
 /** The columns of a song row (not `search_text`, which only search reads). */
 const SONG_COLUMNS = [
@@ -73,9 +86,22 @@ export async function findExistingSongIds(db: Db, ids: readonly string[]): Promi
   return new Set(rows.map((r) => r.id));
 }
 
-/** Locks the song row for the rest of the transaction; false when it does not exist. */
+/**
+ * Locks the song row for the rest of the transaction; false when it does not exist. Every
+ * change to a song's representation (its fields and its artist links) takes this lock first,
+ * so a write that holds it reads a representation nobody else changes until it commits.
+ * `for no key update`, the lock an update takes anyway: concurrent writers of the song still
+ * wait for each other, but a playlist or artist link to it (a foreign key check, a key-share
+ * lock) does not, so a delete that locks the song and then its playlists cannot deadlock with
+ * a playlist write that locked the playlist first.
+ */
 export async function lockSong(db: Db, id: string): Promise<boolean> {
-  const row = await db.selectFrom('songs').select('id').where('id', '=', id).forUpdate().executeTakeFirst();
+  const row = await db
+    .selectFrom('songs')
+    .select('id')
+    .where('id', '=', id)
+    .forNoKeyUpdate()
+    .executeTakeFirst();
   return row !== undefined;
 }
 
@@ -101,14 +127,13 @@ function filteredSongs(db: Db, filters: SongFilters) {
   return query;
 }
 
-/** The query of one page of song ids (ordered by title, then id). */
-function songPageQuery(db: Db, args: SongFilters & { limit: number; offset: number }) {
-  return filteredSongs(db, args)
-    .select('songs.id')
-    .orderBy('songs.title')
-    .orderBy('songs.id')
-    .limit(args.limit)
-    .offset(args.offset);
+/** The query of one page of song ids (ordered by `sort`, by default by title, then id). */
+function songPageQuery(db: Db, args: SongFilters & SongPageArgs) {
+  let query = filteredSongs(db, args).select('songs.id');
+  for (const [ref, direction] of orderTerms('songs', args.sort, BY_TITLE)) {
+    query = query.orderBy(ref, direction);
+  }
+  return query.limit(args.limit).offset(args.offset);
 }
 
 /** The query counting every matching song. */
@@ -119,7 +144,7 @@ function songCountQuery(db: Db, filters: SongFilters) {
 /** A page of songs by filter (a search is `searchSongIds`, whose results the songs service caches). */
 export async function listSongIds(
   db: Db,
-  args: Omit<SongFilters, 'search'> & { limit: number; offset: number },
+  args: Omit<SongFilters, 'search'> & SongPageArgs,
 ): Promise<{ ids: string[]; total: number }> {
   const filtered = Boolean(args.genre || args.artistId);
   const [rows, total] = await Promise.all([
@@ -139,22 +164,24 @@ export async function listSongIds(
  * whatever the term; a plain `ORDER BY title LIMIT` tempted the planner into walking the
  * whole title index for rare terms), then counted and sorted. Exported for the index test.
  */
-export function songSearchQuery(db: Db, args: SongFilters & { limit: number; offset: number }) {
+export function songSearchQuery(db: Db, args: SongFilters & SongPageArgs) {
+  // The matches carry the columns the order reads, and only those.
+  const columns = orderColumns(args.sort, BY_TITLE).map((column) => `songs.${column}` as const);
   return db
     .with(
       (wb) => wb('matches').materialized(),
-      () => filteredSongs(db, args).select(['songs.id', 'songs.title']),
+      () => filteredSongs(db, args).select(['songs.id', ...columns]),
     )
-    .selectNoFrom((eb) => [
-      eb.selectFrom('matches').select(sql<number>`count(*)::int`.as('n')).as('total'),
-      sql<string[]>`array(${eb
-        .selectFrom('matches')
-        .select('matches.id')
-        .orderBy('matches.title')
-        .orderBy('matches.id')
-        .limit(args.limit)
-        .offset(args.offset)})::text[]`.as('ids'),
-    ]);
+    .selectNoFrom((eb) => {
+      let pageIds = eb.selectFrom('matches').select('matches.id');
+      for (const [ref, direction] of orderTerms('matches', args.sort, BY_TITLE)) {
+        pageIds = pageIds.orderBy(ref, direction);
+      }
+      return [
+        eb.selectFrom('matches').select(sql<number>`count(*)::int`.as('n')).as('total'),
+        sql<string[]>`array(${pageIds.limit(args.limit).offset(args.offset)})::text[]`.as('ids'),
+      ];
+    });
 }
 
 /** The catalogue's version: every committed change to songs, artists or their links moves it on. */
@@ -174,7 +201,7 @@ export async function readCatalogueVersion(db: Db): Promise<string> {
  */
 export async function searchSongIds(
   db: Db,
-  args: SongFilters & { search: string; limit: number; offset: number },
+  args: SongFilters & SongPageArgs & { search: string },
 ): Promise<{ version: string; ids: string[]; total: number }> {
   const row = await songSearchQuery(db, args)
     .select(sql<string>`(select version::text from catalogue_version)`.as('version'))

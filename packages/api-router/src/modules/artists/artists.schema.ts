@@ -1,12 +1,13 @@
 import type { ArtistRow } from '@music/db';
 import { z } from 'zod';
-import { idParam, listOf, longText, pageQuery, text } from '../../schemas';
+import { idParam, listOf, longText, pageQuery, sortQuery, text, uuidField } from '../../schemas';
 import { timestamps, timestampsOf } from '../shared/records.schema';
 
 export const artistSchema = z
   .object({
     id: z.uuid(),
-    name: z.string().max(200),
+    // The bounds the input enforces, so the document shows what a client can expect.
+    name: z.string().min(1).max(200),
     bio: z.string().max(2000).nullable(),
     userId: z.uuid().nullable().meta({ description: 'The account managing this artist (role `artist`)' }),
     ...timestamps,
@@ -28,8 +29,7 @@ export function toArtist(row: ArtistRow): Artist {
 const artistFields = {
   name: text(1, 200).meta({ description: '1 to 200 characters after trimming' }),
   bio: longText(2000).nullable().optional().meta({ description: 'Up to 2000 characters, or null' }),
-  userId: z
-    .uuid()
+  userId: uuidField()
     .nullable()
     .optional()
     .meta({ description: 'A user with role `artist` who manages this artist, or null; set by admins only' }),
@@ -52,9 +52,18 @@ export const patchArtistInput = z.strictObject({
 });
 export type PatchArtistInput = z.infer<typeof patchArtistInput>;
 
+/** The fields `GET /artists` can be ordered by. */
+export const ARTIST_SORT_FIELDS = ['name', 'createdAt'] as const;
+export type ArtistSortField = (typeof ARTIST_SORT_FIELDS)[number];
+
 export const listArtistsInput = z.strictObject({
   search: text(0, 200).optional().meta({ description: 'Case-insensitive substring of the name' }),
-  userId: z.uuid().optional().meta({
+  sort: sortQuery(ARTIST_SORT_FIELDS).meta({
+    description:
+      'Comma-separated fields to order by, `-` for descending: name, createdAt (default: name). ' +
+      'Ties are broken by id.',
+  }),
+  userId: uuidField().optional().meta({
     description: 'Only artists managed by this account (an extension: how the console finds “my artist”)',
   }),
   ...pageQuery,

@@ -1,11 +1,13 @@
-import { type ArtistRow, artists, type Db, isUuid, songs, users, uuidv7 } from '@music/db';
+import { type ArtistRow, artists, type Db, isUuid, type OrderKey, songs, users, uuidv7 } from '@music/db';
 import type { Actor, Context } from '../../context';
 import { AppError, validationError } from '../../errors';
-import { type AuthedContext, isAdmin, loadOr404, page } from '../../kernel';
+import { type AuthedContext, assertPrecondition, isAdmin, loadOr404, page } from '../../kernel';
+import { sortKeys } from '../../schemas';
 import { songPage } from '../songs/songs.service';
 import {
   type Artist,
   type ArtistSongInput,
+  type ArtistSortField,
   type CreateArtistInput,
   type ListArtistSongsInput,
   type ListArtistsInput,
@@ -17,6 +19,10 @@ import {
 const loadArtist = (ctx: Context, artistId: string) =>
   loadOr404(artistId, (id) => artists.findArtistById(ctx.db, id), 'Artist');
 
+/** The artist, its row locked for the rest of the transaction, or 404: what a write changes. */
+const lockArtistOr404 = (trx: Db, artistId: string) =>
+  loadOr404(artistId, (id) => artists.lockArtist(trx, id), 'Artist');
+
 /** Changing an artist and its song links: admins, and the account linked to the artist. */
 function assertManages(actor: Actor, artist: ArtistRow): void {
   if (!isAdmin(actor) && artist.user_id !== actor.user.id) {
@@ -25,8 +31,8 @@ function assertManages(actor: Actor, artist: ArtistRow): void {
 }
 
 /** A link names an existing account with role `artist`; anything else is a bad body reference. */
-async function assertArtistAccount(ctx: Context, userId: string): Promise<void> {
-  const user = await users.findUserById(ctx.db, userId);
+async function assertArtistAccount(db: Db, userId: string): Promise<void> {
+  const user = await users.findUserById(db, userId);
   if (user?.role !== 'artist') {
     throw validationError([{ field: 'userId', message: 'Must be the id of a user with role artist' }]);
   }
@@ -38,28 +44,42 @@ async function assertArtistAccount(ctx: Context, userId: string): Promise<void> 
  */
 async function resolveLink(
   ctx: AuthedContext,
+  db: Db,
   artist: ArtistRow | undefined,
   requested: string | null | undefined,
   fallback: string | null,
 ): Promise<string | null> {
   const current = artist?.user_id ?? null;
-  const wanted = requested === undefined ? fallback : (requested?.toLowerCase() ?? null);
+  const wanted = requested === undefined ? fallback : requested;
   if (wanted === current) return current;
   if (!isAdmin(ctx.actor)) throw new AppError('FORBIDDEN', 'Only an admin may change an artist’s userId');
   // Only a new link is checked: keeping an existing one never fails (its account may have
   // changed role since it was linked).
-  if (wanted !== null) await assertArtistAccount(ctx, wanted);
+  if (wanted !== null) await assertArtistAccount(db, wanted);
   return wanted;
 }
 
+const SORT_COLUMNS: Record<ArtistSortField, artists.ArtistSortColumn> = {
+  name: 'name',
+  createdAt: 'created_at',
+};
+
+/** The `sort` parameter as the repository's order (empty: its default, by name). */
+function artistOrder(sort: string | undefined): OrderKey<artists.ArtistSortColumn>[] {
+  return sortKeys<ArtistSortField>(sort).map((key) => ({
+    column: SORT_COLUMNS[key.field],
+    descending: key.descending,
+  }));
+}
+
 export function listArtists(ctx: AuthedContext, input: ListArtistsInput) {
-  const filters = { search: input.search || undefined, userId: input.userId?.toLowerCase() };
+  const filters = { search: input.search || undefined, userId: input.userId, sort: artistOrder(input.sort) };
   return page(input, (window) => artists.listArtists(ctx.db, { ...filters, ...window }), toArtist);
 }
 
 export async function createArtist(ctx: AuthedContext, input: CreateArtistInput): Promise<Artist> {
   if (!isAdmin(ctx.actor)) throw new AppError('FORBIDDEN', 'Only admins may create artists');
-  const userId = await resolveLink(ctx, undefined, input.userId, null);
+  const userId = await resolveLink(ctx, ctx.db, undefined, input.userId, null);
   const row = await artists.insertArtist(ctx.db, {
     id: uuidv7(),
     name: input.name,
@@ -78,35 +98,59 @@ export async function getArtist(ctx: AuthedContext, artistId: string): Promise<A
  * sends it. A non-admin's PUT that omits `userId` keeps the current link instead: they may not
  * change it, and a manager must not unlink themself (losing access) merely by leaving it out.
  */
-export async function replaceArtist(ctx: AuthedContext, input: ReplaceArtistInput): Promise<Artist> {
-  const artist = await loadArtist(ctx, input.artistId);
-  assertManages(ctx.actor, artist);
-  const userId = await resolveLink(ctx, artist, input.userId, isAdmin(ctx.actor) ? null : artist.user_id);
-  return saveArtist(ctx, artist.id, { name: input.name, bio: input.bio ?? null, user_id: userId });
+export function replaceArtist(ctx: AuthedContext, input: ReplaceArtistInput): Promise<Artist> {
+  return writeArtist(ctx, input.artistId, async (trx, artist) => ({
+    name: input.name,
+    bio: input.bio ?? null,
+    user_id: await resolveLink(ctx, trx, artist, input.userId, isAdmin(ctx.actor) ? null : artist.user_id),
+  }));
 }
 
-export async function patchArtist(ctx: AuthedContext, input: PatchArtistInput): Promise<Artist> {
-  const artist = await loadArtist(ctx, input.artistId);
-  assertManages(ctx.actor, artist);
-  const patch: artists.ArtistUpdate = {};
-  if (input.name !== undefined) patch.name = input.name;
-  if (input.bio !== undefined) patch.bio = input.bio;
-  if (input.userId !== undefined) patch.user_id = await resolveLink(ctx, artist, input.userId, null);
-  return saveArtist(ctx, artist.id, patch);
+export function patchArtist(ctx: AuthedContext, input: PatchArtistInput): Promise<Artist> {
+  return writeArtist(ctx, input.artistId, async (trx, artist) => {
+    const wanted: artists.ArtistUpdate = {};
+    if (input.name !== undefined) wanted.name = input.name;
+    if (input.bio !== undefined) wanted.bio = input.bio;
+    if (input.userId !== undefined) wanted.user_id = await resolveLink(ctx, trx, artist, input.userId, null);
+    return wanted;
+  });
 }
 
-async function saveArtist(ctx: Context, id: string, patch: artists.ArtistUpdate): Promise<Artist> {
-  const row = await artists.updateArtist(ctx.db, id, patch);
-  if (!row) throw new AppError('NOT_FOUND', 'Artist not found');
-  return toArtist(row);
+/**
+ * A PUT or PATCH, under the artist's row lock: existence (404), permission (403), the fields
+ * the write wants (`change`, which may refuse with 403 or 422), `If-Match` (412), then the
+ * write, of the fields that differ only: a write that changes nothing leaves the row, its
+ * `updatedAt` and its ETag as they were.
+ */
+function writeArtist(
+  ctx: AuthedContext,
+  artistId: string,
+  change: (trx: Db, artist: ArtistRow) => Promise<artists.ArtistUpdate>,
+): Promise<Artist> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const artist = await lockArtistOr404(trx, artistId);
+    assertManages(ctx.actor, artist);
+    const wanted = await change(trx, artist);
+    assertPrecondition(ctx, toArtist(artist));
+    const patch: artists.ArtistUpdate = {};
+    if (wanted.name !== undefined && wanted.name !== artist.name) patch.name = wanted.name;
+    if (wanted.bio !== undefined && wanted.bio !== artist.bio) patch.bio = wanted.bio;
+    if (wanted.user_id !== undefined && wanted.user_id !== artist.user_id) patch.user_id = wanted.user_id;
+    if (Object.keys(patch).length === 0) return toArtist(artist);
+    const row = await artists.updateArtist(trx, artist.id, patch);
+    if (!row) throw new AppError('NOT_FOUND', 'Artist not found');
+    return toArtist(row);
+  });
 }
 
 /** Its songs stay, unlinked from it. */
 export async function deleteArtist(ctx: AuthedContext, artistId: string): Promise<void> {
-  const artist = await loadArtist(ctx, artistId);
-  if (!isAdmin(ctx.actor)) throw new AppError('FORBIDDEN', 'Only admins may delete artists');
-  const deleted = await ctx.db.transaction().execute((trx) => artists.deleteArtist(trx, artist.id));
-  if (!deleted) throw new AppError('NOT_FOUND', 'Artist not found');
+  await ctx.db.transaction().execute(async (trx) => {
+    const artist = await lockArtistOr404(trx, artistId);
+    if (!isAdmin(ctx.actor)) throw new AppError('FORBIDDEN', 'Only admins may delete artists');
+    assertPrecondition(ctx, toArtist(artist));
+    if (!(await artists.deleteArtist(trx, artist.id))) throw new AppError('NOT_FOUND', 'Artist not found');
+  });
 }
 
 export async function listArtistSongs(ctx: AuthedContext, input: ListArtistSongsInput) {

@@ -73,6 +73,20 @@ describe('repeated searches', () => {
     },
   );
 
+  it('keeps one result per order: the sort is part of what is cached', async () => {
+    const cache = new SongSearchCache(database.db);
+    const older = await insertSong(database.db, songRow('Blazar B', { duration: 10 }));
+    const newer = await insertSong(database.db, songRow('Blazar A', { duration: 20 }));
+    const search = (sort?: Array<{ column: 'title' | 'duration'; descending: boolean }>) =>
+      cache.search({ search: 'blazar', sort, limit: 10, offset: 0 });
+    expect((await search()).ids).toEqual([newer.id, older.id]);
+    expect((await search([{ column: 'duration', descending: false }])).ids).toEqual([older.id, newer.id]);
+    expect((await search([{ column: 'title', descending: true }])).ids).toEqual([older.id, newer.id]);
+    expect((await search([{ column: 'duration', descending: true }])).ids).toEqual([newer.id, older.id]);
+    expect((await search()).ids).toEqual([newer.id, older.id]);
+    expect(cache.entries).toBe(4);
+  });
+
   it('keeps the most recently used searches, at most its size, and answers the dropped ones afresh', async () => {
     const song = await insertSong(database.db, songRow('Pulsar Drift'));
     const cache = new SongSearchCache(database.db, 2);

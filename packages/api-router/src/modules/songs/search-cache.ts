@@ -1,6 +1,6 @@
-import { type Db, type SongFilters, songs } from '@music/db';
+import { type Db, type SongFilters, type SongPageArgs, songs } from '@music/db';
 
-/** How many distinct searches (query, filters and page) one cache keeps. */
+/** How many distinct searches (query, filters, order and page) one cache keeps. */
 const SEARCH_CACHE_SIZE = 1_000;
 
 interface Entry {
@@ -32,12 +32,14 @@ export class SongSearchCache {
   ) {}
 
   async search(
-    args: SongFilters & { search: string; limit: number; offset: number },
+    args: SongFilters & SongPageArgs & { search: string },
   ): Promise<{ ids: string[]; total: number }> {
     const key = JSON.stringify([
       args.search,
       args.genre ?? null,
       args.artistId ?? null,
+      // The order decides which ids are on the page: `-title` and `title` are two searches.
+      (args.sort ?? []).map((key) => `${key.descending ? '-' : ''}${key.column}`).join(','),
       args.limit,
       args.offset,
     ]);

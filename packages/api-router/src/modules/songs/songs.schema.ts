@@ -1,16 +1,19 @@
 import type { SongWithArtists } from '@music/db';
 import { z } from 'zod';
-import { idParam, listOf, pageQuery, text } from '../../schemas';
+import { idParam, listOf, pageQuery, sortQuery, text, uuidField } from '../../schemas';
 import { timestamps, timestampsOf } from '../shared/records.schema';
 
 export const songSchema = z
   .object({
     id: z.uuid(),
-    title: z.string().max(200),
+    // The bounds the input enforces, so the document shows what a client can expect.
+    title: z.string().min(1).max(200),
     album: z.string().max(200).nullable(),
     genre: z.string().max(50).nullable(),
-    duration: z.number().int().meta({ description: 'Length in seconds' }),
-    releaseYear: z.number().int().nullable(),
+    duration: z.number().int().min(1).max(86400).meta({ description: 'Length in seconds, 1 to 86400' }),
+    releaseYear: z.number().int().min(1000).max(9999).nullable(),
+    // Unbounded, unlike the input's 100: links added one by one (POST /artists/{id}/songs/{id})
+    // may take a song past it.
     artistIds: z.array(z.uuid()).meta({ description: 'In the order given; links added later go last' }),
     ...timestamps,
   })
@@ -31,10 +34,13 @@ export function toSong(row: SongWithArtists): Song {
   };
 }
 
-/** An array of ids without repeats; a repeat is reported at its later index (`field.N`). */
+/**
+ * An array of ids without repeats; a repeat is reported at its later index (`field.N`). Ids are
+ * lower-cased on the way in, so two spellings of one id are a repeat too.
+ */
 export function uniqueIds(description: string, max: number) {
   return z
-    .array(z.uuid())
+    .array(uuidField())
     .max(max)
     .superRefine((ids, ctx) => {
       const seen = new Set<string>();
@@ -72,12 +78,22 @@ export const patchSongInput = z.strictObject({
 });
 export type PatchSongInput = z.infer<typeof patchSongInput>;
 
+/** The fields `GET /songs` can be ordered by. */
+export const SONG_SORT_FIELDS = ['title', 'album', 'releaseYear', 'duration', 'createdAt'] as const;
+export type SongSortField = (typeof SONG_SORT_FIELDS)[number];
+
 export const listSongsInput = z.strictObject({
   search: text(0, 200)
     .optional()
     .meta({ description: 'Case-insensitive substring of the title, the album or an artist’s name' }),
-  artistId: z.uuid().optional().meta({ description: 'Only songs of this artist' }),
+  artistId: uuidField().optional().meta({ description: 'Only songs of this artist' }),
   genre: text(0, 50).optional().meta({ description: 'Only songs of this genre (case-insensitive)' }),
+  sort: sortQuery(SONG_SORT_FIELDS).meta({
+    description:
+      'Comma-separated fields to order by, `-` for descending: title, album, releaseYear, duration, ' +
+      'createdAt (default: title). Ties are broken by id. Songs without an album or a release ' +
+      'year come last in ascending order and first in descending order.',
+  }),
   ...pageQuery,
 });
 export type ListSongsInput = z.infer<typeof listSongsInput>;

@@ -1,21 +1,41 @@
-import { artists, songs, uuidv7 } from '@music/db';
+import { artists, type Db, type OrderKey, songs, uuidv7 } from '@music/db';
 import type { Context } from '../../context';
 import { AppError } from '../../errors';
-import { type AuthedContext, assertIdsExist, isAdmin, loadOr404, page } from '../../kernel';
+import {
+  type AuthedContext,
+  assertIdsExist,
+  assertPrecondition,
+  isAdmin,
+  loadOr404,
+  page,
+} from '../../kernel';
+import { sortKeys } from '../../schemas';
 import {
   type CreateSongInput,
   type ListSongsInput,
   type PatchSongInput,
   type Song,
+  type SongSortField,
   toSong,
 } from './songs.schema';
 
 const loadSong = (ctx: Context, songId: string) =>
   loadOr404(songId, (id) => songs.findSongById(ctx.db, id), 'Song');
 
+/**
+ * The song, locked for the rest of the transaction and read after the lock (its artists
+ * included), or 404: what a write changes, and what `If-Match` is checked against.
+ */
+export const lockSongOr404 = (trx: Db, songId: string) =>
+  loadOr404(
+    songId,
+    async (id) => ((await songs.lockSong(trx, id)) ? songs.findSongById(trx, id) : undefined),
+    'Song',
+  );
+
 /** Unknown artists in the body are a 422 on `artistIds.N`. Returns the ids lower-cased. */
-const assertArtistsExist = (ctx: Context, artistIds: readonly string[]) =>
-  assertIdsExist(artistIds, (ids) => artists.findExistingArtistIds(ctx.db, ids), 'artistIds', 'artist');
+const assertArtistsExist = (db: Db, artistIds: readonly string[]) =>
+  assertIdsExist(artistIds, (ids) => artists.findExistingArtistIds(db, ids), 'artistIds', 'artist');
 
 /**
  * One page of songs, each with its artists: the catalogue's, an artist's and a playlist's song
@@ -43,8 +63,24 @@ function assertIncludesOwn(artistIds: readonly string[], own: readonly string[])
   }
 }
 
+const SORT_COLUMNS: Record<SongSortField, songs.SongSortColumn> = {
+  title: 'title',
+  album: 'album',
+  releaseYear: 'release_year',
+  duration: 'duration',
+  createdAt: 'created_at',
+};
+
+/** The `sort` parameter as the repository's order (empty: its default, by title). */
+function songOrder(sort: string | undefined): OrderKey<songs.SongSortColumn>[] {
+  return sortKeys<SongSortField>(sort).map((key) => ({
+    column: SORT_COLUMNS[key.field],
+    descending: key.descending,
+  }));
+}
+
 export function listSongs(ctx: AuthedContext, input: ListSongsInput) {
-  const filters = { genre: input.genre || undefined, artistId: input.artistId };
+  const filters = { genre: input.genre || undefined, artistId: input.artistId, sort: songOrder(input.sort) };
   const search = input.search || undefined;
   return songPage(ctx, input, (window) =>
     search
@@ -69,7 +105,7 @@ export async function createSong(ctx: AuthedContext, input: CreateSongInput): Pr
       requested = own;
     }
   }
-  const artistIds = await assertArtistsExist(ctx, requested ?? []);
+  const artistIds = await assertArtistsExist(ctx.db, requested ?? []);
   if (!isAdmin(ctx.actor)) assertIncludesOwn(artistIds, own);
 
   const song = await ctx.db.transaction().execute(async (trx) => {
@@ -92,9 +128,13 @@ export async function getSong(ctx: AuthedContext, songId: string): Promise<Song>
 }
 
 /** Admins, or a user linked to one of the song's current artists. Returns the caller's artists. */
-async function assertMaySongWrite(ctx: AuthedContext, song: songs.SongWithArtists): Promise<string[]> {
+async function assertMaySongWrite(
+  ctx: AuthedContext,
+  db: Db,
+  song: songs.SongWithArtists,
+): Promise<string[]> {
   if (isAdmin(ctx.actor)) return [];
-  const own = await artists.findArtistIdsByUserId(ctx.db, ctx.actor.user.id);
+  const own = await artists.findArtistIdsByUserId(db, ctx.actor.user.id);
   if (!song.artist_ids.some((id) => own.includes(id))) {
     throw new AppError(
       'FORBIDDEN',
@@ -104,26 +144,44 @@ async function assertMaySongWrite(ctx: AuthedContext, song: songs.SongWithArtist
   return own;
 }
 
-/** Partial update; a given `artistIds` replaces the song's artists, in its order. */
-export async function patchSong(ctx: AuthedContext, input: PatchSongInput): Promise<Song> {
-  const song = await loadSong(ctx, input.songId);
-  const own = await assertMaySongWrite(ctx, song);
-  let artistIds: string[] | undefined;
-  if (input.artistIds !== undefined) {
-    artistIds = await assertArtistsExist(ctx, input.artistIds);
-    if (!isAdmin(ctx.actor)) assertIncludesOwn(artistIds, own);
-  }
+/** The fields of `input` that differ from the song's: a PATCH that changes nothing writes nothing. */
+function changedFields(song: songs.SongWithArtists, input: PatchSongInput): songs.SongUpdate {
   const patch: songs.SongUpdate = {};
-  if (input.title !== undefined) patch.title = input.title;
-  if (input.album !== undefined) patch.album = input.album;
-  if (input.genre !== undefined) patch.genre = input.genre;
-  if (input.duration !== undefined) patch.duration = input.duration;
-  if (input.releaseYear !== undefined) patch.release_year = input.releaseYear;
+  if (input.title !== undefined && input.title !== song.title) patch.title = input.title;
+  if (input.album !== undefined && input.album !== song.album) patch.album = input.album;
+  if (input.genre !== undefined && input.genre !== song.genre) patch.genre = input.genre;
+  if (input.duration !== undefined && input.duration !== song.duration) patch.duration = input.duration;
+  if (input.releaseYear !== undefined && input.releaseYear !== song.release_year) {
+    patch.release_year = input.releaseYear;
+  }
+  return patch;
+}
 
+const sameIds = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((id, index) => id === b[index]);
+
+/**
+ * Partial update; a given `artistIds` replaces the song's artists, in its order. Everything
+ * happens under the song's row lock: existence (404), permission (403), the body's artists
+ * (422), `If-Match` (412), then the write, skipped when nothing would change (so `updatedAt`
+ * and the ETag stay as they were).
+ */
+export async function patchSong(ctx: AuthedContext, input: PatchSongInput): Promise<Song> {
   const updated = await ctx.db.transaction().execute(async (trx) => {
-    // The update locks the song row first, so concurrent artist links wait for the new set.
-    if (!(await songs.updateSong(trx, song.id, patch))) return undefined;
-    if (artistIds) await songs.setSongArtists(trx, song.id, artistIds);
+    const song = await lockSongOr404(trx, input.songId);
+    const own = await assertMaySongWrite(ctx, trx, song);
+    let artistIds: string[] | undefined;
+    if (input.artistIds !== undefined) {
+      artistIds = await assertArtistsExist(trx, input.artistIds);
+      if (!isAdmin(ctx.actor)) assertIncludesOwn(artistIds, own);
+    }
+    assertPrecondition(ctx, toSong(song));
+    const patch = changedFields(song, input);
+    const newArtists = artistIds && !sameIds(artistIds, song.artist_ids) ? artistIds : undefined;
+    if (Object.keys(patch).length === 0 && newArtists === undefined) return song;
+    // Also when only the artists change: the song's updatedAt moves with its artistIds.
+    await songs.updateSong(trx, song.id, patch);
+    if (newArtists) await songs.setSongArtists(trx, song.id, newArtists);
     return songs.findSongById(trx, song.id);
   });
   if (!updated) throw new AppError('NOT_FOUND', 'Song not found');
@@ -132,8 +190,10 @@ export async function patchSong(ctx: AuthedContext, input: PatchSongInput): Prom
 
 /** It leaves every playlist and artist link. */
 export async function deleteSong(ctx: AuthedContext, songId: string): Promise<void> {
-  const song = await loadSong(ctx, songId);
-  await assertMaySongWrite(ctx, song);
-  const deleted = await ctx.db.transaction().execute((trx) => songs.deleteSong(trx, song.id));
-  if (!deleted) throw new AppError('NOT_FOUND', 'Song not found');
+  await ctx.db.transaction().execute(async (trx) => {
+    const song = await lockSongOr404(trx, songId);
+    await assertMaySongWrite(ctx, trx, song);
+    assertPrecondition(ctx, toSong(song));
+    if (!(await songs.deleteSong(trx, song.id))) throw new AppError('NOT_FOUND', 'Song not found');
+  });
 }
