@@ -2,8 +2,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { appErrorOf, type Deps, describeError } from '@music/api-router';
 import type { Database } from '@music/db';
 import { uuidv7 } from '@music/db';
+import type { Budgets } from './budgets';
 import { createCors } from './cors';
 import { fail, requestIdOf, sendError } from './http';
+import type { Idempotency } from './idempotency';
 import { requestContext } from './request-context';
 import { createRestHandler } from './rest';
 import { createServiceRoutes } from './service-routes';
@@ -20,6 +22,10 @@ export interface AppOptions {
   deprecatedVersions?: string[];
   /** Origins browsers may call `/v1` from (CORS_ORIGINS); none by default. */
   corsOrigins?: readonly string[];
+  /** Request budgets of `/v1` operations (contract 8.4); none: nothing is counted. */
+  budgets?: Budgets;
+  /** Idempotency-Key records of `/v1` creates (contract 8.3); none: the header is ignored. */
+  idempotency?: Idempotency;
 }
 
 /**
@@ -47,6 +53,8 @@ export function createApp(options: AppOptions) {
     onInternalError: logFailure,
     trustProxy: options.trustProxy,
     cors,
+    budgets: options.budgets,
+    idempotency: options.idempotency,
   });
 
   return async function handler(

@@ -60,4 +60,18 @@ describe('configuration', () => {
     expect(load({ TRUST_PROXY: '10.0.0.0/8' }).trustProxy.trusts('10.2.3.4')).toBe(true);
     expect(() => load({ TRUST_PROXY: 'everyone' })).toThrow(/TRUST_PROXY entry "everyone"/);
   });
+
+  it('reads the request budgets: whole numbers a minute, 0 turning one off, never blank', () => {
+    expect(load({})).toMatchObject({ RATE_LIMIT_PER_MINUTE: 1200, RATE_LIMIT_ANONYMOUS_PER_MINUTE: 120 });
+    expect(load({ RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_ANONYMOUS_PER_MINUTE: ' 30 ' })).toMatchObject({
+      RATE_LIMIT_PER_MINUTE: 0,
+      RATE_LIMIT_ANONYMOUS_PER_MINUTE: 30,
+    });
+    for (const bad of ['', ' ', '-1', '1.5', 'ten', '2000000']) {
+      expect(() => load({ RATE_LIMIT_PER_MINUTE: bad }), bad).toThrow(/RATE_LIMIT_PER_MINUTE/);
+      expect(() => load({ RATE_LIMIT_ANONYMOUS_PER_MINUTE: bad }), bad).toThrow(
+        /RATE_LIMIT_ANONYMOUS_PER_MINUTE/,
+      );
+    }
+  });
 });

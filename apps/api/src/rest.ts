@@ -9,8 +9,11 @@ import {
   parseEntityTags,
   type RouteMeta,
 } from '@music/api-router';
+import { chargeBudget } from './budget-edge';
+import type { Budgets } from './budgets';
 import type { Cors } from './cors';
 import { fail, readBody, sendError, sendJson, sendNoContent } from './http';
+import { answerOf, beginIdempotent, type Idempotency, sendReplay } from './idempotency';
 import { paginationLinks, publicOrigin } from './links';
 import type { CreateContext } from './request-context';
 import type { TrustProxy } from './trust-proxy';
@@ -111,6 +114,10 @@ export interface RestHandlerOptions {
   /** Whose `X-Forwarded-Proto` is believed (the scheme of pagination links). */
   trustProxy: TrustProxy;
   cors: Cors;
+  /** Request budgets (contract 8.4); without them nothing is counted. */
+  budgets?: Budgets | undefined;
+  /** Idempotency-Key records (contract 8.3); without them the header is ignored. */
+  idempotency?: Idempotency | undefined;
 }
 
 /** The methods a path answers, as `Allow` lists them: HEAD wherever GET is, OPTIONS always. */
@@ -179,15 +186,26 @@ export function createRestHandler(options: RestHandlerOptions) {
 
       const raw = await readBody(req);
       const ctx = await options.createContext(req, requestId);
-      // Read by the procedure's input parser, after its caller check (see above).
+      // The caller is known: its budget (429, RateLimit headers), then its Idempotency-Key.
+      await chargeBudget(options.budgets, ctx, route.operation, headers);
+      const keyed = await beginIdempotent(options.idempotency, req, ctx, route.operation, url, raw);
+      if (keyed?.kind === 'replay') return sendReplay(res, keyed, headers);
+      // The conditional headers are read now, into the context the procedure's middleware copies
+      // (tRPC builds a new context object per middleware: a later assignment would not reach the
+      // service); a malformed one is a 400 raised as input, after the caller check.
       let ifNoneMatch: ReturnType<typeof conditionOf>;
-      const readInput = async (): Promise<Record<string, unknown>> => {
-        // The conditional headers are input too: a malformed one is a 400 after the caller check.
+      let malformed: unknown;
+      try {
         if (method === 'GET') ifNoneMatch = conditionOf(req, 'if-none-match');
         else {
           const ifMatch = conditionOf(req, 'if-match');
           if (ifMatch !== undefined) ctx.ifMatch = ifMatch;
         }
+      } catch (error) {
+        malformed = error;
+      }
+      const readInput = async (): Promise<Record<string, unknown>> => {
+        if (malformed) throw malformed;
         if (route.hasBody) {
           const body = parseJsonBody(raw, req.headers['content-type']);
           if (body === undefined) throw fail('BAD_REQUEST', 'A JSON object body is required');
@@ -208,11 +226,15 @@ export function createRestHandler(options: RestHandlerOptions) {
       try {
         output = await route.operation.call(ctx, readInput);
       } catch (error) {
+        await keyed?.release();
         throw queryAware(appErrorOf(error).error, method);
       }
 
       const status = route.route.status ?? 200;
-      if (status === 204) return sendNoContent(res, headers);
+      if (status === 204) {
+        await keyed?.complete(answerOf(204, headers, null));
+        return sendNoContent(res, headers);
+      }
       if (isRecord(output)) {
         // Strong, from the representation itself: no query. Clients may keep the record and
         // revalidate it (private: it was answered to this caller).
@@ -231,6 +253,7 @@ export function createRestHandler(options: RestHandlerOptions) {
           output.pagination,
         );
       }
+      await keyed?.complete(answerOf(status, headers, JSON.stringify(output)));
       sendJson(res, status, output, headers);
     } catch (error) {
       const { error: app, isInternal } = appErrorOf(error);

@@ -5,10 +5,12 @@ import { createDeps, DEFAULT_SETTINGS, ensureAdmin } from '@music/api-router';
 import { createTokenService } from '@music/auth';
 import { createDatabase, type Database, type MigrationReport, uuidv7 } from '@music/db';
 import { createApp } from './app';
+import { createBudgets } from './budgets';
 import { seedDemoData } from './demo-seed';
 import { type Env, loadEnv } from './env';
 import { startHousekeeping } from './housekeeping';
 import { requestIdOf } from './http';
+import { createIdempotency } from './idempotency';
 import { createLogger } from './logger';
 
 export const TOKEN_ISSUER = 'music-catalogue';
@@ -77,12 +79,22 @@ export async function startServer(env: Env, injected?: { database?: Database }):
   if (env.SEED_DEMO_DATA === 'true' && env.NODE_ENV !== 'production') await seedDemoData(deps);
 
   let draining = false;
+  // Shared by every instance through the database (contract 8.3, 8.4).
+  const budgets = createBudgets({
+    db: database.db,
+    log,
+    perUser: env.RATE_LIMIT_PER_MINUTE,
+    perAnonymous: env.RATE_LIMIT_ANONYMOUS_PER_MINUTE,
+  });
+  const idempotency = createIdempotency({ db: database.db, log });
   const handler = createApp({
     deps,
     database,
     trustProxy: env.trustProxy,
     corsOrigins: env.corsOrigins,
     isDraining: () => draining,
+    budgets,
+    idempotency,
   });
   const server = createServer(
     {
@@ -143,6 +155,8 @@ export async function startServer(env: Env, injected?: { database?: Database }):
       clearInterval(idle);
       clearTimeout(timer);
       await housekeeping.stop();
+      // After the last request: what this instance counted still counts for the others.
+      await budgets.stop();
       if (!injected?.database) await database.close();
     })();
     return closing;

@@ -68,6 +68,31 @@ export interface HousekeepingTable {
   last_removed: number | null;
 }
 
+/** What a request answered, kept for its Idempotency-Key (see the idempotency migration). */
+export interface IdempotencyKeysTable {
+  caller: string;
+  key: string;
+  method: string;
+  path: string;
+  /** sha256 of the request's raw body, hex. */
+  body_hash: string;
+  /** Names the claim that holds the key: only it may complete or release the row. */
+  attempt: string;
+  state: 'pending' | 'done';
+  status: number | null;
+  /** jsonb: the answer's Location, ETag and Content-Type; written as JSON text. */
+  headers: ColumnType<Record<string, string> | null, string | null, string | null>;
+  body: string | null;
+  created_at: CreatedAt;
+}
+
+/** Requests counted per caller and one-minute window, summed over every instance. */
+export interface RequestBudgetsTable {
+  caller: string;
+  window_start: Date;
+  count: number;
+}
+
 export interface ArtistsTable {
   id: string;
   name: string;
@@ -141,6 +166,8 @@ export interface Database {
   login_failures: LoginFailuresTable;
   login_throttle: LoginThrottleTable;
   housekeeping: HousekeepingTable;
+  idempotency_keys: IdempotencyKeysTable;
+  request_budgets: RequestBudgetsTable;
   artists: ArtistsTable;
   songs: SongsTable;
   song_artists: SongArtistsTable;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { Cleanup } from './processes';
+import { holdsBudgetAcrossInstances, replaysIdempotencyKeyAcrossInstances } from './scenarios/budgets';
 import { type Consoles, refreshesInTwoTabsAtOnce, startConsoles } from './scenarios/consoles';
 import { type Fleet, startFleet } from './scenarios/fleet';
 import { rotatesSigningKey } from './scenarios/key-rotation';
@@ -40,6 +41,14 @@ const scenarios: Array<[string, (fleet: Fleet) => Promise<void>]> = [
   [
     'checks no more than the limit of 30 simultaneous wrong passwords for one email, across instances',
     limitsWrongPasswordsAcrossInstances,
+  ],
+  [
+    'holds a request budget across two instances within a few percent, stopping the caller on both',
+    holdsBudgetAcrossInstances,
+  ],
+  [
+    'answers an Idempotency-Key repeated on other instances with the first answer, creating once',
+    replaysIdempotencyKeyAcrossInstances,
   ],
   ['serves every read while columns and a table are added under load', readsThroughSchemaChanges],
   ['loses no request and no write through a rolling restart of every instance', survivesRollingRestart],

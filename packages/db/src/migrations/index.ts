@@ -6,6 +6,7 @@ import * as songSearch from './2026-11-23T10-00-song-search';
 import * as catalogueVersion from './2026-11-23T11-00-catalogue-version';
 import * as loginThrottle from './2026-11-23T23-00-login-throttle';
 import * as housekeeping from './2026-11-23T23-10-housekeeping';
+import * as idempotencyAndBudgets from './2026-11-24T10-00-idempotency-and-budgets';
 
 /**
  * A migration, and whether it is additive: it only adds (tables, nullable or defaulted columns,
@@ -30,4 +31,5 @@ export const migrations: Record<string, ReleaseMigration> = {
   '2026-11-23T11-00-catalogue-version': catalogueVersion,
   '2026-11-23T23-00-login-throttle': loginThrottle,
   '2026-11-23T23-10-housekeeping': housekeeping,
+  '2026-11-24T10-00-idempotency-and-budgets': idempotencyAndBudgets,
 };

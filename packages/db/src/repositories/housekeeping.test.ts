@@ -3,7 +3,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { uuidv7 } from '../ids';
 import { createTestDatabase, type TestDatabase } from '../testing';
 import { claimHousekeeping, hurryHousekeeping, removeExpired } from './housekeeping';
+import { claimIdempotencyKey, findIdempotencyKey } from './idempotency';
 import { countSignInAttempt } from './login-throttle';
+import { addToBudgets } from './request-budgets';
 import { insertRefreshToken, insertSession, revokeSession } from './sessions';
 import { insertUser } from './users';
 
@@ -94,5 +96,42 @@ describe('housekeeping', () => {
       .where('subject', '=', address)
       .execute();
     expect(windows).toEqual([{ attempts: 1 }]);
+  });
+
+  it('removes Idempotency-Key records past their 24 hours and request-budget windows that ended', async () => {
+    const db = database.db;
+    const caller = `idem-${uuidv7()}`;
+    const claim = (key: string) =>
+      claimIdempotencyKey(db, {
+        caller,
+        key,
+        method: 'POST',
+        path: '/v1/songs',
+        bodyHash: 'h',
+        attempt: uuidv7(),
+      });
+    await claim('old');
+    await claim('young');
+    await sql`update idempotency_keys set created_at = now() - interval '25 hours'
+      where caller = ${caller} and key = 'old'`.execute(db);
+    const budgetCaller = `budget-${uuidv7()}`;
+    const { databaseNow } = await addToBudgets(db, [
+      { caller: budgetCaller, windowStart: new Date(Date.now() - 10 * 60_000), delta: 1 },
+      { caller: budgetCaller, windowStart: new Date(Date.now() + 60_000), delta: 1 },
+    ]);
+    expect(databaseNow).toBeDefined();
+
+    const removed = await removeExpired(db, { limit: 1000, throttleWindowSeconds: 900 });
+    expect(removed.idempotencyKeys).toBeGreaterThanOrEqual(1);
+    expect(removed.budgetWindows).toBeGreaterThanOrEqual(1);
+    const keys = await db.selectFrom('idempotency_keys').select('key').where('caller', '=', caller).execute();
+    expect(keys).toEqual([{ key: 'young' }]);
+    expect(await findIdempotencyKey(db, { caller, key: 'young' })).toBeDefined();
+    const windows = await db
+      .selectFrom('request_budgets')
+      .select('count')
+      .where('caller', '=', budgetCaller)
+      .execute();
+    expect(windows).toEqual([{ count: 1 }]);
   });
 });

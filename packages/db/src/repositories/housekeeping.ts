@@ -1,6 +1,13 @@
 import { type Expression, sql } from 'kysely';
 import type { Db } from '../schema';
 import { type Statement, secondsAgo, secondsFromNow, statement } from '../sql';
+import { IDEMPOTENCY_TTL_SECONDS } from './idempotency';
+
+/**
+ * A request budget's window is one minute; one that ended this long ago is read by no instance
+ * (each keeps only the current window and the one before it).
+ */
+export const BUDGET_WINDOW_RETENTION_SECONDS = 120;
 
 /**
  * Claims this period of a clean-up job: true for exactly one caller per period, whatever the
@@ -52,6 +59,8 @@ export interface Removed {
   refreshTokens: number;
   throttleWindows: number;
   loginFailures: number;
+  idempotencyKeys: number;
+  budgetWindows: number;
 }
 
 /**
@@ -61,7 +70,8 @@ export interface Removed {
  * - refresh tokens past their own expiry. A spent (rotated) token is kept until then on purpose:
  *   presenting it again is how a stolen copy is detected (the session is revoked), and the owner
  *   of a copy may come back with it any time until it would have expired;
- * - throttle windows that ended, and failures recorded by the release before the throttle table.
+ * - throttle windows that ended, and failures recorded by the release before the throttle table;
+ * - Idempotency-Key records past their 24 hours, and request-budget windows that ended.
  */
 export async function removeExpired(
   db: Db,
@@ -71,7 +81,9 @@ export async function removeExpired(
   const refreshTokens = await deleted(db, removeRefreshTokens, args);
   const throttleWindows = await deleted(db, removeThrottleWindows, args);
   const loginFailures = await deleted(db, removeLoginFailures, args);
-  return { sessions, refreshTokens, throttleWindows, loginFailures };
+  const idempotencyKeys = await deleted(db, removeIdempotencyKeys, args);
+  const budgetWindows = await deleted(db, removeBudgetWindows, args);
+  return { sessions, refreshTokens, throttleWindows, loginFailures, idempotencyKeys, budgetWindows };
 }
 
 type RemoveArgs = { limit: number; throttleWindowSeconds: number };
@@ -138,6 +150,44 @@ const removeLoginFailures = statement((db, p: RemoveArgs) =>
       ),
     ),
 );
+
+const removeIdempotencyKeys = statement((db, p: RemoveArgs) => {
+  const expired = sql<boolean>`created_at <= ${secondsAgo(IDEMPOTENCY_TTL_SECONDS)}`;
+  return db
+    .deleteFrom('idempotency_keys')
+    .where((eb) =>
+      eb(
+        eb.refTuple('caller', 'key'),
+        'in',
+        eb
+          .selectFrom('idempotency_keys')
+          .select(['caller', 'key'])
+          .where(expired)
+          .limit(p.limit)
+          .$asTuple('caller', 'key'),
+      ),
+    )
+    .where(expired);
+});
+
+const removeBudgetWindows = statement((db, p: RemoveArgs) => {
+  const ended = sql<boolean>`window_start <= ${secondsAgo(BUDGET_WINDOW_RETENTION_SECONDS)}`;
+  return db
+    .deleteFrom('request_budgets')
+    .where((eb) =>
+      eb(
+        eb.refTuple('caller', 'window_start'),
+        'in',
+        eb
+          .selectFrom('request_budgets')
+          .select(['caller', 'window_start'])
+          .where(ended)
+          .limit(p.limit)
+          .$asTuple('caller', 'window_start'),
+      ),
+    )
+    .where(ended);
+});
 
 async function deleted(db: Db, remove: Statement<RemoveArgs, unknown>, args: RemoveArgs): Promise<number> {
   const result = await remove.run(db, args);

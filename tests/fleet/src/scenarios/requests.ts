@@ -16,6 +16,8 @@ export interface CallOptions {
   /** Another API (one instance) instead of the balancer. */
   base?: string;
   forwardedFor?: string;
+  /** Sent as they are (e.g. `idempotency-key`). */
+  headers?: Record<string, string>;
 }
 
 export interface SignedUp {
@@ -54,7 +56,7 @@ export interface Requests {
 /** The API's `/v1` as a client sees it, at `balancer`. */
 export function requests(balancer: string): Requests {
   async function call(method: string, path: string, options: CallOptions = {}): Promise<Answer> {
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { ...options.headers };
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     if (options.body !== undefined) headers['content-type'] = 'application/json';
     if (options.forwardedFor) headers['x-forwarded-for'] = options.forwardedFor;

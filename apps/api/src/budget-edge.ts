@@ -1,0 +1,43 @@
+import { AppError, type Context } from '@music/api-router';
+import type { BudgetState, Budgets } from './budgets';
+
+/** The RateLimit headers of an answer under a budget (`RateLimit-Reset` in seconds). */
+export function budgetHeaders(state: BudgetState): Record<string, string> {
+  return {
+    'RateLimit-Limit': String(state.limit),
+    'RateLimit-Remaining': String(state.remaining),
+    'RateLimit-Reset': String(state.resetSeconds),
+    'RateLimit-Policy': `${state.limit};w=60`,
+  };
+}
+
+/** The 429 of a caller over its budget, `Retry-After` being the rest of the window. */
+export function overBudget(state: BudgetState): AppError {
+  return new AppError(
+    'TOO_MANY_REQUESTS',
+    `Request budget spent (${state.limit} a minute); try again in ${state.resetSeconds} s`,
+    { retryAfter: state.resetSeconds },
+  );
+}
+
+/**
+ * The budget step of a `/v1` operation, once its caller is known: counts the request against
+ * the user's budget, or the client address's when anonymous (a refused token counts there too),
+ * adds the RateLimit headers to the answer's headers (errors included) and throws the 429 when
+ * over. The contract answers 401 before 429: a request that will get its 401 is counted but
+ * not refused here.
+ */
+export async function chargeBudget(
+  budgets: Budgets | undefined,
+  ctx: Pick<Context, 'actor' | 'clientAddress' | 'tokenRefused'>,
+  operation: { isPublic: boolean },
+  headers: Record<string, string>,
+): Promise<void> {
+  if (!budgets) return;
+  const taken = budgets.take({ userId: ctx.actor?.user.id, address: ctx.clientAddress });
+  const state = taken instanceof Promise ? await taken : taken;
+  if (!state) return;
+  Object.assign(headers, budgetHeaders(state));
+  const unauthorized = ctx.tokenRefused === true || (!operation.isPublic && ctx.actor === null);
+  if (!state.allowed && !unauthorized) throw overBudget(state);
+}
