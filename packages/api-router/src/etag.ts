@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /**
  * Strong entity tags. A representation's tag is a hash of its JSON with the keys sorted, so it
@@ -7,19 +7,25 @@ import { createHash } from 'node:crypto';
  * compute the current one under the row lock for `If-Match` (kernel.ts, `assertPrecondition`).
  */
 export function etagOf(representation: unknown): string {
-  const digest = createHash('sha256').update(canonicalJson(representation)).digest('base64url');
-  return `"${digest.slice(0, 27)}"`;
+  return `"${hash('sha256', canonicalJson(representation), 'base64url').slice(0, 27)}"`;
 }
 
+/** JSON with every object's keys sorted (undefined members left out, as JSON.stringify does). */
 function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ',') + canonicalJson(value[i]);
+    return `${out}]`;
   }
-  return JSON.stringify(value) ?? 'null';
+  const record = value as Record<string, unknown>;
+  let out = '{';
+  for (const key of Object.keys(record).sort()) {
+    const member = record[key];
+    if (member === undefined) continue;
+    out += `${out.length === 1 ? '' : ','}${JSON.stringify(key)}:${canonicalJson(member)}`;
+  }
+  return `${out}}`;
 }
 
 /** A parsed `If-Match` / `If-None-Match`: any current representation, or one of these tags. */
