@@ -24,6 +24,11 @@ export interface Operation {
   /** The input fields that take numbers: a query string's text is converted for them. */
   numberFields: ReadonlySet<string>;
   /**
+   * What each input field says of itself (`.meta()`: description, example), for the document:
+   * trpc-to-openapi drops it from optional query parameters.
+   */
+  fieldMeta: Readonly<Record<string, { description?: string; example?: unknown }>>;
+  /**
    * Runs the procedure as `createCaller` would: every middleware, input and output validation.
    * The input is read lazily, by the input parser, so it runs after the caller check: a request
    * without a token is refused before its body is looked at. Called directly rather than through
@@ -56,6 +61,7 @@ function toOperation(path: string, procedure: Procedure): Operation {
     route: meta?.route,
     inputFields,
     numberFields: new Set(inputFields.filter((key) => unwrapped(shape[key]!) instanceof z.ZodNumber)),
+    fieldMeta: Object.fromEntries(inputFields.map((key) => [key, shape[key]!.meta() ?? {}])),
     call: (ctx, readInput) =>
       procedure({ ctx, path, getRawInput: readInput, type, signal: undefined, batchIndex: 0 }),
   };

@@ -25,11 +25,13 @@ export const pageQuery = {
 };
 
 // One instance shared by every list: the document generator refuses two schemas with one id.
+// Its bounds are the input's (page, limit) and the database's (total is counted as int4), so the
+// document promises clients exactly what they can get: `limit` and `total` fit an int32.
 const paginationSchema = z
   .object({
-    page: z.number().int(),
-    limit: z.number().int(),
-    total: z.number().int().meta({ description: 'Number of all matching items' }),
+    page: z.number().int().min(1),
+    limit: z.number().int().min(1).max(100),
+    total: z.number().int().min(0).max(2_147_483_647).meta({ description: 'Number of all matching items' }),
   })
   .meta({ id: 'Pagination' });
 

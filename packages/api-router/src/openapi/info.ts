@@ -1,0 +1,38 @@
+/** The document's version: the contract it describes. */
+export const API_VERSION = '1.1.0';
+
+/**
+ * What holds for every operation, said once: client generators put it at the top of the
+ * generated package, and the per-operation parts (headers, statuses) say the rest.
+ */
+export const INFO_DESCRIPTION = `Users, artists, songs and playlists of a music catalogue.
+
+**Conventions.** JSON in and out (UTF-8). Ids are UUIDs, accepted in any letter case and answered lower-case. Dates are UTC \`YYYY-MM-DDThh:mm:ssZ\`. Text is stored in Unicode NFC. Unknown body fields are refused (422). Every error is \`{code, message}\` (\`Error\`); a 422 is a \`ValidationError\` that adds \`errors: [{field, message}]\`. Branch on \`code\`, never on \`message\`. Every answer carries \`X-Request-Id\`.
+
+**Lists** take \`page\` (from 1) and \`limit\` (1 to 100, default 20) and answer \`{data, pagination: {page, limit, total}}\` with a \`Link\` header (first, prev, next, last). A page past the end is empty and keeps the true \`total\`.
+
+**HTTP.** An unknown path is 404 and a known path with a method it does not have is 405 with \`Allow\`, both in the error shape. \`HEAD\` works wherever \`GET\` does; \`OPTIONS\` answers 204 with \`Allow\`. Bodies over 1 MiB are 413. Answers over 1 KiB are compressed (gzip or br) when \`Accept-Encoding\` allows. Browsers on origins the operator lists (\`CORS_ORIGINS\`) get CORS headers; others get none.
+
+**New in 1.1** (additive: a 1.0 client keeps working):
+- Conditional requests: records carry a strong \`ETag\`; \`If-None-Match\` on a GET answers 304, and \`If-Match\` on a write answers 412 when the record changed meanwhile (no lost updates).
+- \`Idempotency-Key\` on creations and on appending a song to a playlist: a retried request is answered once (\`Idempotent-Replayed: true\`).
+- Request budgets per caller with \`RateLimit-*\` headers; over budget is 429 with \`Retry-After\`.
+- \`Link\` headers on every list, and \`sort\` on the users, artists, songs and playlists lists.
+- \`PUT /users/{userId}/role\`, \`GET /users?search=\`, \`GET /genres\`; there is always an admin (409 otherwise).
+- Every 401 carries \`WWW-Authenticate\`; a token that is sent must be valid, also on public operations.`;
+
+/** Every tag with what its operations are about. */
+export const TAG_DESCRIPTIONS: Record<string, string> = {
+  auth: 'Sign in with email and password, refresh and end sessions, and who am I. Access tokens are JWTs valid 24 hours; refresh tokens are single use.',
+  users:
+    'Accounts and their roles (`user`, `artist`, `admin`). Anyone may sign up; a user sees and changes only themself, admins everyone.',
+  artists:
+    'Artists of the catalogue and the songs linked to them. Admins create and delete them; an artist account (`userId`) edits its own.',
+  songs:
+    'The catalogue’s songs, searchable by title, album and artist name. Admins, and artist accounts for their own artists, write them.',
+  genres: 'The genres in use across the catalogue, with their song counts (read-only).',
+  playlists:
+    'Ordered lists of songs owned by a user: private by default, readable by every signed-in user when public.',
+  operations:
+    'Health checks for load balancers and supervisors, and this document. Public, and not under a request budget.',
+};

@@ -1,0 +1,25 @@
+import { authAndUserDocs } from './operations/auth-users';
+import { catalogueDocs } from './operations/catalogue';
+import { playlistDocs } from './operations/playlists';
+import type { OperationDoc } from './types';
+
+export type { OperationDoc };
+
+export const OPERATION_DOCS: Record<string, OperationDoc> = {
+  ...authAndUserDocs,
+  ...catalogueDocs,
+  ...playlistDocs,
+};
+
+const pascal = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+
+/**
+ * The component name of an operation's request body: the one its entry gives (`UserCreate`),
+ * else the singular of its area and its procedure's name (`genres.merge` -> `GenreMerge`).
+ */
+export function bodySchemaName(procedurePath: string): string {
+  const given = OPERATION_DOCS[procedurePath]?.body;
+  if (given) return given;
+  const [area = '', ...rest] = procedurePath.split('.');
+  return pascal(area.replace(/s$/, '')) + rest.map(pascal).join('');
+}
