@@ -1,3 +1,4 @@
+import { backdate } from '@music/db/testing';
 import { describe, expect, it } from 'vitest';
 import { type Artist, catalogueWorld, makeArtist, tag, validation } from './testing/catalogue';
 
@@ -65,11 +66,7 @@ describe('artists: text in NFC', () => {
 describe('artist writes that change nothing', () => {
   it('leave updatedAt and the ETag as they were; a change moves them', async () => {
     const made = await makeArtist(w.api, w.admin, { name: `Calm ${tag()}`, userId: w.otherManager.id });
-    await w.api.database.db
-      .updateTable('artists')
-      .set({ updated_at: new Date('2020-01-01T00:00:00Z') })
-      .where('id', '=', made.id)
-      .execute();
+    await backdate(w.api.database.db, 'artists', made.id);
     const before = await w.api.request('GET', `/artists/${made.id}`, { token: w.user.token });
     expect(before.body.updatedAt).toBe('2020-01-01T00:00:00Z');
     const writes: Array<[string, Record<string, unknown>]> = [

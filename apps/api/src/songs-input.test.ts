@@ -1,3 +1,4 @@
+import { backdate } from '@music/db/testing';
 import { describe, expect, it } from 'vitest';
 import { catalogueWorld, makeArtist, makeSong, type Song, tag, validation } from './testing/catalogue';
 
@@ -112,11 +113,7 @@ describe('PATCH /v1/songs/{songId} that changes nothing', () => {
   it('leaves updatedAt and the ETag as they were; a change moves them', async () => {
     const fields = { title: 'Steady', album: 'A', genre: 'G', duration: 42, releaseYear: 1990 };
     const song = await makeSong(w.api, w.admin, { ...fields, artistIds: [w.managed.id, w.otherArtist.id] });
-    await w.api.database.db
-      .updateTable('songs')
-      .set({ updated_at: new Date('2020-01-01T00:00:00Z') })
-      .where('id', '=', song.id)
-      .execute();
+    await backdate(w.api.database.db, 'songs', song.id);
     const before = await w.api.request('GET', `/songs/${song.id}`, { token: w.user.token });
     expect(before.body.updatedAt).toBe('2020-01-01T00:00:00Z');
     const bodies = [{}, fields, { artistIds: [w.managed.id, w.otherArtist.id] }, { title: 'Steady ' }];

@@ -1,8 +1,8 @@
-import { isUuid } from '@music/db';
+import { isUuid, type OrderKey } from '@music/db';
 import type { Actor, Context } from './context';
 import { AppError, validationError } from './errors';
 import { etagOf, matchesStrongly } from './etag';
-import { pageWindow } from './schemas';
+import { pageWindow, sortKeys } from './schemas';
 
 /**
  * What every service needs and would otherwise repeat: the authenticated context, the admin
@@ -77,6 +77,17 @@ export async function page<Row, Item>(
 ) {
   const { rows, total } = await fetch(pageWindow(input));
   return { data: rows.map(toItem), pagination: { page: input.page, limit: input.limit, total } };
+}
+
+/**
+ * The `sort` parameter as a repository's order: each named field becomes its column in
+ * `columns`. Empty when `sort` is empty or omitted, so the repository's default order applies.
+ */
+export function sortOrder<Field extends string, Column extends string>(
+  sort: string | undefined,
+  columns: Readonly<Record<Field, Column>>,
+): OrderKey<Column>[] {
+  return sortKeys<Field>(sort).map((key) => ({ column: columns[key.field], descending: key.descending }));
 }
 
 /**

@@ -9,9 +9,11 @@ import {
   createDeps,
   DEFAULT_SETTINGS,
   type Deps,
+  type RequestInfo,
   type Settings,
 } from './context';
 import { AppError } from './errors';
+import type { EntityTagCondition } from './etag';
 import { appRouter } from './router';
 import { createCallerFactory } from './trpc';
 
@@ -59,6 +61,8 @@ export interface RouterHarness {
   deps: Deps;
   /** A caller acting as `actor` (null: anonymous), from `address`. */
   caller(actor: Actor | null, address?: string): ReturnType<typeof createCaller>;
+  /** A caller acting as `actor` whose requests carry `If-Match` (the REST edge puts it in the context). */
+  callerIfMatch(actor: Actor, ifMatch: EntityTagCondition): ReturnType<typeof createCaller>;
   /** `createActor` on the harness's database. */
   makeActor(role?: Role): Promise<Actor>;
   close(): Promise<void>;
@@ -73,11 +77,13 @@ export async function createRouterHarness(settings: Partial<Settings> = {}): Pro
     log: silent,
     settings: { ...DEFAULT_SETTINGS, ...settings },
   });
+  const callerFor = (request: Omit<RequestInfo, 'requestId'>) =>
+    createCaller(createContextInner(deps, { ...request, requestId: uuidv7() }));
   return {
     database,
     deps,
-    caller: (actor, address = '127.0.0.1') =>
-      createCaller(createContextInner(deps, { actor, clientAddress: address, requestId: uuidv7() })),
+    caller: (actor, address = '127.0.0.1') => callerFor({ actor, clientAddress: address }),
+    callerIfMatch: (actor, ifMatch) => callerFor({ actor, clientAddress: '127.0.0.1', ifMatch }),
     makeActor: (role = 'user') => createActor(database.db, role),
     close: () => database.close(),
   };

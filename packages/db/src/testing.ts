@@ -3,6 +3,7 @@ import pg from 'pg';
 import { createDatabase, type Database } from './client';
 import { uuidv7 } from './ids';
 import type { NewSong } from './repositories/songs';
+import type { Db } from './schema';
 
 const PREFIX = 'music_test_';
 const STALE_AFTER_MS = 2 * 60 * 60 * 1000;
@@ -113,4 +114,19 @@ async function dropStaleDatabases(admin: pg.Client): Promise<void> {
 /** A new song row with a fresh id: the title, and any of the optional columns given. */
 export function songRow(title: string, fields: Partial<Omit<NewSong, 'id' | 'title'>> = {}): NewSong {
   return { id: uuidv7(), title, album: null, genre: null, duration: 60, release_year: null, ...fields };
+}
+
+/** Where `backdate` moves a row's updated_at: long before any test runs. */
+export const LONG_AGO = new Date('2020-01-01T00:00:00Z');
+
+/**
+ * Moves the row's stored updated_at to LONG_AGO: a write then visibly moves it (no clock tick
+ * needed), and a write skipped because it changes nothing leaves it there to the microsecond.
+ */
+export async function backdate(
+  db: Db,
+  table: 'users' | 'artists' | 'songs' | 'playlists',
+  id: string,
+): Promise<void> {
+  await db.updateTable(table).set({ updated_at: LONG_AGO }).where('id', '=', id).execute();
 }

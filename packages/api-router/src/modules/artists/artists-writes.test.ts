@@ -1,36 +1,15 @@
 import { uuidv7 } from '@music/db';
+import { backdate } from '@music/db/testing';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type Actor, createContextInner } from '../../context';
-import { type EntityTagCondition, etagOf } from '../../etag';
-import { appRouter } from '../../router';
+import { etagOf } from '../../etag';
 import { appCode, createRouterHarness } from '../../testing';
-import { createCallerFactory } from '../../trpc';
 
 const h = await createRouterHarness();
 afterAll(() => h.close());
 
-const createCaller = createCallerFactory(appRouter);
-
-/** A caller whose request carried `If-Match` (the REST edge parses it into the context). */
-const ifMatch = (actor: Actor, condition: EntityTagCondition) =>
-  createCaller(
-    createContextInner(h.deps, {
-      actor,
-      clientAddress: '127.0.0.1',
-      requestId: uuidv7(),
-      ifMatch: condition,
-    }),
-  );
-
-const LONG_AGO = new Date('2020-01-01T00:00:00Z');
-
 /** Moves the artist's updatedAt into the past, so any write would visibly move it. */
 async function age(artistId: string) {
-  await h.database.db
-    .updateTable('artists')
-    .set({ updated_at: LONG_AGO })
-    .where('id', '=', artistId)
-    .execute();
+  await backdate(h.database.db, 'artists', artistId);
   return h.caller(await h.makeActor()).artists.get({ artistId });
 }
 
@@ -40,7 +19,7 @@ describe('artist writes with If-Match', () => {
     const artist = await h.caller(admin).artists.create({ name: 'Tagged', bio: 'one' });
     const current = etagOf(artist);
 
-    const replaced = await ifMatch(admin, [current]).artists.replace({
+    const replaced = await h.callerIfMatch(admin, [current]).artists.replace({
       artistId: artist.id,
       name: 'Retagged',
     });
@@ -48,28 +27,28 @@ describe('artist writes with If-Match', () => {
 
     // `current` names the artist as it was before the PUT.
     for (const stale of [[current], [`W/${etagOf(replaced)}`]]) {
-      expect(await appCode(ifMatch(admin, stale).artists.update({ artistId: artist.id, name: 'Lost' }))).toBe(
-        'PRECONDITION_FAILED',
-      );
       expect(
-        await appCode(ifMatch(admin, stale).artists.replace({ artistId: artist.id, name: 'Lost' })),
+        await appCode(h.callerIfMatch(admin, stale).artists.update({ artistId: artist.id, name: 'Lost' })),
       ).toBe('PRECONDITION_FAILED');
-      expect(await appCode(ifMatch(admin, stale).artists.delete({ artistId: artist.id }))).toBe(
+      expect(
+        await appCode(h.callerIfMatch(admin, stale).artists.replace({ artistId: artist.id, name: 'Lost' })),
+      ).toBe('PRECONDITION_FAILED');
+      expect(await appCode(h.callerIfMatch(admin, stale).artists.delete({ artistId: artist.id }))).toBe(
         'PRECONDITION_FAILED',
       );
     }
     expect(await h.caller(admin).artists.get({ artistId: artist.id })).toEqual(replaced);
 
     // One of several tags matching is enough.
-    const patched = await ifMatch(admin, [current, etagOf(replaced)]).artists.update({
+    const patched = await h.callerIfMatch(admin, [current, etagOf(replaced)]).artists.update({
       artistId: artist.id,
       bio: 'two',
     });
     expect(patched.bio).toBe('two');
-    expect((await ifMatch(admin, '*').artists.update({ artistId: artist.id, bio: 'three' })).bio).toBe(
-      'three',
-    );
-    await ifMatch(admin, '*').artists.delete({ artistId: artist.id });
+    expect(
+      (await h.callerIfMatch(admin, '*').artists.update({ artistId: artist.id, bio: 'three' })).bio,
+    ).toBe('three');
+    await h.callerIfMatch(admin, '*').artists.delete({ artistId: artist.id });
     expect(await appCode(h.caller(admin).artists.get({ artistId: artist.id }))).toBe('NOT_FOUND');
   });
 
@@ -77,14 +56,16 @@ describe('artist writes with If-Match', () => {
     const admin = await h.makeActor('admin');
     const listener = await h.makeActor('user');
     const artist = await h.caller(admin).artists.create({ name: 'Guarded' });
-    expect(await appCode(ifMatch(admin, ['"stale"']).artists.delete({ artistId: uuidv7() }))).toBe(
+    expect(await appCode(h.callerIfMatch(admin, ['"stale"']).artists.delete({ artistId: uuidv7() }))).toBe(
       'NOT_FOUND',
     );
-    expect(await appCode(ifMatch(listener, ['"stale"']).artists.delete({ artistId: artist.id }))).toBe(
-      'FORBIDDEN',
-    );
     expect(
-      await appCode(ifMatch(listener, ['"stale"']).artists.update({ artistId: artist.id, name: 'x' })),
+      await appCode(h.callerIfMatch(listener, ['"stale"']).artists.delete({ artistId: artist.id })),
+    ).toBe('FORBIDDEN');
+    expect(
+      await appCode(
+        h.callerIfMatch(listener, ['"stale"']).artists.update({ artistId: artist.id, name: 'x' }),
+      ),
     ).toBe('FORBIDDEN');
   });
 });

@@ -1,8 +1,7 @@
-import { type ArtistRow, artists, type Db, isUuid, type OrderKey, songs, users, uuidv7 } from '@music/db';
+import { type ArtistRow, artists, type Db, isUuid, songs, users, uuidv7 } from '@music/db';
 import type { Actor, Context } from '../../context';
 import { AppError, validationError } from '../../errors';
-import { type AuthedContext, assertPrecondition, isAdmin, loadOr404, page } from '../../kernel';
-import { sortKeys } from '../../schemas';
+import { type AuthedContext, assertPrecondition, isAdmin, loadOr404, page, sortOrder } from '../../kernel';
 import { songPage } from '../songs/songs.service';
 import {
   type Artist,
@@ -59,21 +58,18 @@ async function resolveLink(
   return wanted;
 }
 
+/** The columns of the `sort` fields (no `sort`: the repository's default, by name). */
 const SORT_COLUMNS: Record<ArtistSortField, artists.ArtistSortColumn> = {
   name: 'name',
   createdAt: 'created_at',
 };
 
-/** The `sort` parameter as the repository's order (empty: its default, by name). */
-function artistOrder(sort: string | undefined): OrderKey<artists.ArtistSortColumn>[] {
-  return sortKeys<ArtistSortField>(sort).map((key) => ({
-    column: SORT_COLUMNS[key.field],
-    descending: key.descending,
-  }));
-}
-
 export function listArtists(ctx: AuthedContext, input: ListArtistsInput) {
-  const filters = { search: input.search || undefined, userId: input.userId, sort: artistOrder(input.sort) };
+  const filters = {
+    search: input.search || undefined,
+    userId: input.userId,
+    sort: sortOrder(input.sort, SORT_COLUMNS),
+  };
   return page(input, (window) => artists.listArtists(ctx.db, { ...filters, ...window }), toArtist);
 }
 

@@ -1,10 +1,7 @@
 import { uuidv7 } from '@music/db';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type Actor, createContextInner } from '../../context';
 import { type EntityTagCondition, etagOf } from '../../etag';
-import { appRouter } from '../../router';
 import { appCode, createRouterHarness } from '../../testing';
-import { createCallerFactory } from '../../trpc';
 
 /**
  * If-Match on the playlist writes (PUT, DELETE, adding and removing a song): checked against the
@@ -13,13 +10,6 @@ import { createCallerFactory } from '../../trpc';
 
 const h = await createRouterHarness();
 afterAll(() => h.close());
-
-const createCaller = createCallerFactory(appRouter);
-/** A caller whose requests carry `If-Match` (what the REST edge puts in the context). */
-const withIfMatch = (actor: Actor, ifMatch: EntityTagCondition) =>
-  createCaller(
-    createContextInner(h.deps, { actor, clientAddress: '127.0.0.1', requestId: uuidv7(), ifMatch }),
-  );
 
 const admin = await h.makeActor('admin');
 const owner = await h.makeActor('user');
@@ -54,18 +44,18 @@ describe('the playlist ETag', () => {
 describe('If-Match on PUT /playlists/{id}', () => {
   it('writes with the current tag or *', async () => {
     const { playlist, etag } = await freshPlaylist();
-    const renamed = await withIfMatch(owner, [etag]).playlists.replace({
+    const renamed = await h.callerIfMatch(owner, [etag]).playlists.replace({
       playlistId: playlist.id,
       name: 'Two',
     });
     expect(renamed).toMatchObject({ name: 'Two', songIds: playlist.songIds });
-    const starred = await withIfMatch(owner, '*').playlists.replace({
+    const starred = await h.callerIfMatch(owner, '*').playlists.replace({
       playlistId: playlist.id,
       name: 'Three',
     });
     expect(starred.name).toBe('Three');
     // One of several listed tags is enough.
-    const listed = await withIfMatch(owner, ['"other"', etagOf(starred)]).playlists.replace({
+    const listed = await h.callerIfMatch(owner, ['"other"', etagOf(starred)]).playlists.replace({
       playlistId: playlist.id,
       name: 'Four',
     });
@@ -75,7 +65,7 @@ describe('If-Match on PUT /playlists/{id}', () => {
   it('answers 412 and changes nothing once another client has reordered', async () => {
     const { playlist, etag } = await freshPlaylist();
     const theirs = await reorder(playlist.id, playlist.name, [songIds[1]!, songIds[0]!, songIds[2]!]);
-    const stale = withIfMatch(owner, [etag]).playlists.replace({
+    const stale = h.callerIfMatch(owner, [etag]).playlists.replace({
       playlistId: playlist.id,
       name: 'Mine',
       songIds: [songIds[0]!],
@@ -86,7 +76,9 @@ describe('If-Match on PUT /playlists/{id}', () => {
 
   it('refuses a weak tag (If-Match compares strongly)', async () => {
     const { playlist, etag } = await freshPlaylist();
-    const weak = withIfMatch(owner, [`W/${etag}`]).playlists.replace({ playlistId: playlist.id, name: 'x' });
+    const weak = h
+      .callerIfMatch(owner, [`W/${etag}`])
+      .playlists.replace({ playlistId: playlist.id, name: 'x' });
     expect(await appCode(weak)).toBe('PRECONDITION_FAILED');
     expect(await read(playlist.id)).toEqual(playlist);
   });
@@ -95,7 +87,8 @@ describe('If-Match on PUT /playlists/{id}', () => {
     const { playlist, etag } = await freshPlaylist();
     const results = await Promise.all(
       ['A', 'B', 'C', 'D'].map((name) =>
-        withIfMatch(owner, [etag])
+        h
+          .callerIfMatch(owner, [etag])
           .playlists.replace({ playlistId: playlist.id, name })
           .then(
             (written) => written.name,
@@ -110,13 +103,13 @@ describe('If-Match on PUT /playlists/{id}', () => {
 
   it('answers 404 before 412 for an unknown playlist, and 403 before 412 for another user’s', async () => {
     expect(
-      await appCode(withIfMatch(owner, '*').playlists.replace({ playlistId: uuidv7(), name: 'x' })),
+      await appCode(h.callerIfMatch(owner, '*').playlists.replace({ playlistId: uuidv7(), name: 'x' })),
     ).toBe('NOT_FOUND');
     const stranger = await h.makeActor('user');
     const { playlist } = await freshPlaylist();
     expect(
       await appCode(
-        withIfMatch(stranger, ['"stale"']).playlists.replace({ playlistId: playlist.id, name: 'x' }),
+        h.callerIfMatch(stranger, ['"stale"']).playlists.replace({ playlistId: playlist.id, name: 'x' }),
       ),
     ).toBe('FORBIDDEN');
   });
@@ -126,55 +119,66 @@ describe('If-Match on DELETE /playlists/{id}', () => {
   it('keeps the playlist on a stale tag, deletes on the current one', async () => {
     const { playlist, etag } = await freshPlaylist();
     await h.caller(owner).playlists.addSong({ playlistId: playlist.id, songId: songIds[3]! });
-    expect(await appCode(withIfMatch(owner, [etag]).playlists.delete({ playlistId: playlist.id }))).toBe(
+    expect(await appCode(h.callerIfMatch(owner, [etag]).playlists.delete({ playlistId: playlist.id }))).toBe(
       'PRECONDITION_FAILED',
     );
     const current = await read(playlist.id);
     expect(current.songIds).toEqual([...playlist.songIds, songIds[3]]);
-    await withIfMatch(owner, [etagOf(current)]).playlists.delete({ playlistId: playlist.id });
+    await h.callerIfMatch(owner, [etagOf(current)]).playlists.delete({ playlistId: playlist.id });
     expect(await appCode(read(playlist.id))).toBe('NOT_FOUND');
   });
 
   it('deletes with *, which an absent playlist does not match', async () => {
     const { playlist } = await freshPlaylist();
-    await withIfMatch(owner, '*').playlists.delete({ playlistId: playlist.id });
-    expect(await appCode(withIfMatch(owner, '*').playlists.delete({ playlistId: playlist.id }))).toBe(
+    await h.callerIfMatch(owner, '*').playlists.delete({ playlistId: playlist.id });
+    expect(await appCode(h.callerIfMatch(owner, '*').playlists.delete({ playlistId: playlist.id }))).toBe(
       'NOT_FOUND',
     );
   });
 });
 
+/**
+ * A song write (`addSong` or `removeSong`) on a playlist of `songs` that another client then
+ * reorders to `order`: with the tag read before the reorder it is refused (412) and leaves the
+ * playlist as the reorder did; with the current tag it writes `first`, with `*` then `second`.
+ * Returns the playlist's songs after both.
+ */
+async function songWriteAfterReorder(
+  write: 'addSong' | 'removeSong',
+  songs: string[],
+  order: string[],
+  [first, second]: [string, string],
+) {
+  const { playlist, etag } = await freshPlaylist(songs);
+  const theirs = await reorder(playlist.id, playlist.name, order);
+  const send = (condition: EntityTagCondition, songId: string) =>
+    h.callerIfMatch(owner, condition).playlists[write]({ playlistId: playlist.id, songId });
+  expect(await appCode(send([etag], first))).toBe('PRECONDITION_FAILED');
+  expect(await read(playlist.id)).toEqual(theirs);
+  await send([etagOf(theirs)], first);
+  await send('*', second);
+  return (await read(playlist.id)).songIds;
+}
+
 describe('If-Match on POST /playlists/{id}/songs', () => {
   it('appends with the current tag or *, refuses a stale one and leaves the songs as they were', async () => {
-    const { playlist, etag } = await freshPlaylist(songIds.slice(0, 2));
-    const theirs = await reorder(playlist.id, playlist.name, [songIds[1]!, songIds[0]!]);
-    const stale = withIfMatch(owner, [etag]).playlists.addSong({
-      playlistId: playlist.id,
-      songId: songIds[2]!,
-    });
-    expect(await appCode(stale)).toBe('PRECONDITION_FAILED');
-    expect(await read(playlist.id)).toEqual(theirs);
-    await withIfMatch(owner, [etagOf(theirs)]).playlists.addSong({
-      playlistId: playlist.id,
-      songId: songIds[2]!,
-    });
-    await withIfMatch(owner, '*').playlists.addSong({ playlistId: playlist.id, songId: songIds[3]! });
-    expect((await read(playlist.id)).songIds).toEqual([songIds[1], songIds[0], songIds[2], songIds[3]]);
+    const [s0, s1, s2, s3] = songIds as [string, string, string, string];
+    expect(await songWriteAfterReorder('addSong', [s0, s1], [s1, s0], [s2, s3])).toEqual([s1, s0, s2, s3]);
   });
 
   it('checks the song (422) before the tag, and the tag before a duplicate (409)', async () => {
     const { playlist, etag } = await freshPlaylist(songIds.slice(0, 1));
-    const unknownSong = withIfMatch(owner, ['"stale"']).playlists.addSong({
+    const unknownSong = h.callerIfMatch(owner, ['"stale"']).playlists.addSong({
       playlistId: playlist.id,
       songId: uuidv7(),
     });
     expect(await appCode(unknownSong)).toBe('VALIDATION_FAILED');
-    const duplicateStale = withIfMatch(owner, ['"stale"']).playlists.addSong({
+    const duplicateStale = h.callerIfMatch(owner, ['"stale"']).playlists.addSong({
       playlistId: playlist.id,
       songId: songIds[0]!,
     });
     expect(await appCode(duplicateStale)).toBe('PRECONDITION_FAILED');
-    const duplicate = withIfMatch(owner, [etag]).playlists.addSong({
+    const duplicate = h.callerIfMatch(owner, [etag]).playlists.addSong({
       playlistId: playlist.id,
       songId: songIds[0]!,
     });
@@ -184,25 +188,13 @@ describe('If-Match on POST /playlists/{id}/songs', () => {
 
 describe('If-Match on DELETE /playlists/{id}/songs/{songId}', () => {
   it('removes with the current tag or *, refuses a stale one and leaves the songs as they were', async () => {
-    const { playlist, etag } = await freshPlaylist();
-    const theirs = await reorder(playlist.id, playlist.name, [songIds[2]!, songIds[1]!, songIds[0]!]);
-    const stale = withIfMatch(owner, [etag]).playlists.removeSong({
-      playlistId: playlist.id,
-      songId: songIds[1]!,
-    });
-    expect(await appCode(stale)).toBe('PRECONDITION_FAILED');
-    expect(await read(playlist.id)).toEqual(theirs);
-    await withIfMatch(owner, [etagOf(theirs)]).playlists.removeSong({
-      playlistId: playlist.id,
-      songId: songIds[1]!,
-    });
-    await withIfMatch(owner, '*').playlists.removeSong({ playlistId: playlist.id, songId: songIds[2]! });
-    expect((await read(playlist.id)).songIds).toEqual([songIds[0]]);
+    const [s0, s1, s2] = songIds as [string, string, string];
+    expect(await songWriteAfterReorder('removeSong', [s0, s1, s2], [s2, s1, s0], [s1, s2])).toEqual([s0]);
   });
 
   it('answers 404 for a song not in the playlist before looking at the tag', async () => {
     const { playlist } = await freshPlaylist(songIds.slice(0, 1));
-    const absent = withIfMatch(owner, ['"stale"']).playlists.removeSong({
+    const absent = h.callerIfMatch(owner, ['"stale"']).playlists.removeSong({
       playlistId: playlist.id,
       songId: songIds[3]!,
     });

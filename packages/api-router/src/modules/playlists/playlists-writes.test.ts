@@ -1,3 +1,4 @@
+import { backdate, LONG_AGO } from '@music/db/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { etagOf } from '../../etag';
 import { appCode, createRouterHarness } from '../../testing';
@@ -13,14 +14,12 @@ const songIds: string[] = [];
 for (let i = 0; i < 3; i++)
   songIds.push((await h.caller(admin).songs.create({ title: `S${i}`, duration: 60 })).id);
 
-const LONG_AGO = new Date('2020-01-01T00:00:00Z');
-
 /**
  * Sets the playlist's stored updated_at far back and returns a reader of it: a write moves it
  * for sure (no clock tick needed), a skipped one leaves it at LONG_AGO to the microsecond.
  */
 async function backdated(id: string) {
-  await h.database.db.updateTable('playlists').set({ updated_at: LONG_AGO }).where('id', '=', id).execute();
+  await backdate(h.database.db, 'playlists', id);
   const stored = async () =>
     (
       await h.database.db

@@ -21,8 +21,8 @@ import {
   isAdmin,
   loadOr404,
   page,
+  sortOrder,
 } from '../../kernel';
-import { sortKeys } from '../../schemas';
 import { songPage } from '../songs/songs.service';
 import {
   type AddPlaylistSongInput,
@@ -108,10 +108,7 @@ export async function listPlaylists(ctx: AuthedContext, input: ListPlaylistsInpu
     }
     userId = ctx.actor.user.id;
   }
-  const sort = sortKeys<PlaylistSortField>(input.sort).map((key) => ({
-    column: SORT_COLUMNS[key.field],
-    descending: key.descending,
-  }));
+  const sort = sortOrder(input.sort, SORT_COLUMNS);
   return page(
     input,
     async (window) => {

@@ -1,26 +1,11 @@
 import { uuidv7 } from '@music/db';
+import { backdate } from '@music/db/testing';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type Actor, createContextInner } from '../../context';
-import { type EntityTagCondition, etagOf } from '../../etag';
-import { appRouter } from '../../router';
+import { etagOf } from '../../etag';
 import { appCode, createRouterHarness } from '../../testing';
-import { createCallerFactory } from '../../trpc';
 
 const h = await createRouterHarness();
 afterAll(() => h.close());
-
-const createCaller = createCallerFactory(appRouter);
-
-/** A caller whose request carried `If-Match` (the REST edge parses it into the context). */
-const ifMatch = (actor: Actor, condition: EntityTagCondition) =>
-  createCaller(
-    createContextInner(h.deps, {
-      actor,
-      clientAddress: '127.0.0.1',
-      requestId: uuidv7(),
-      ifMatch: condition,
-    }),
-  );
 
 describe('song writes with If-Match', () => {
   it('checks the whole representation, artistIds included: a new link makes the old tag stale', async () => {
@@ -32,20 +17,22 @@ describe('song writes with If-Match', () => {
     const linked = await h.caller(admin).songs.get({ songId: song.id });
     expect(linked.artistIds).toEqual([artist.id]);
 
-    expect(await appCode(ifMatch(admin, [tag]).songs.update({ songId: song.id, title: 'Lost' }))).toBe(
-      'PRECONDITION_FAILED',
-    );
-    expect(await appCode(ifMatch(admin, [tag]).songs.delete({ songId: song.id }))).toBe(
+    expect(
+      await appCode(h.callerIfMatch(admin, [tag]).songs.update({ songId: song.id, title: 'Lost' })),
+    ).toBe('PRECONDITION_FAILED');
+    expect(await appCode(h.callerIfMatch(admin, [tag]).songs.delete({ songId: song.id }))).toBe(
       'PRECONDITION_FAILED',
     );
     expect(await h.caller(admin).songs.get({ songId: song.id })).toEqual(linked);
 
-    const updated = await ifMatch(admin, [etagOf(linked)]).songs.update({ songId: song.id, title: 'Kept' });
+    const updated = await h
+      .callerIfMatch(admin, [etagOf(linked)])
+      .songs.update({ songId: song.id, title: 'Kept' });
     expect(updated).toMatchObject({ title: 'Kept', artistIds: [artist.id] });
-    expect(await appCode(ifMatch(admin, [etagOf(linked)]).songs.delete({ songId: song.id }))).toBe(
+    expect(await appCode(h.callerIfMatch(admin, [etagOf(linked)]).songs.delete({ songId: song.id }))).toBe(
       'PRECONDITION_FAILED',
     );
-    await ifMatch(admin, [etagOf(updated)]).songs.delete({ songId: song.id });
+    await h.callerIfMatch(admin, [etagOf(updated)]).songs.delete({ songId: song.id });
     expect(await appCode(h.caller(admin).songs.get({ songId: song.id }))).toBe('NOT_FOUND');
   });
 
@@ -53,16 +40,20 @@ describe('song writes with If-Match', () => {
     const admin = await h.makeActor('admin');
     const listener = await h.makeActor('user');
     const song = await h.caller(admin).songs.create({ title: 'Star', duration: 60 });
-    expect((await ifMatch(admin, '*').songs.update({ songId: song.id, duration: 61 })).duration).toBe(61);
-    expect(await appCode(ifMatch(admin, '*').songs.update({ songId: uuidv7(), duration: 62 }))).toBe(
+    expect((await h.callerIfMatch(admin, '*').songs.update({ songId: song.id, duration: 61 })).duration).toBe(
+      61,
+    );
+    expect(await appCode(h.callerIfMatch(admin, '*').songs.update({ songId: uuidv7(), duration: 62 }))).toBe(
       'NOT_FOUND',
     );
     const stale = ['"stale"'];
-    expect(await appCode(ifMatch(listener, stale).songs.delete({ songId: song.id }))).toBe('FORBIDDEN');
+    expect(await appCode(h.callerIfMatch(listener, stale).songs.delete({ songId: song.id }))).toBe(
+      'FORBIDDEN',
+    );
     expect(
-      await appCode(ifMatch(admin, stale).songs.update({ songId: song.id, artistIds: [uuidv7()] })),
+      await appCode(h.callerIfMatch(admin, stale).songs.update({ songId: song.id, artistIds: [uuidv7()] })),
     ).toBe('VALIDATION_FAILED');
-    await ifMatch(admin, '*').songs.delete({ songId: song.id });
+    await h.callerIfMatch(admin, '*').songs.delete({ songId: song.id });
     expect(await appCode(h.caller(admin).songs.get({ songId: song.id }))).toBe('NOT_FOUND');
   });
 });
@@ -74,11 +65,7 @@ describe('song writes that change nothing', () => {
     const second = await h.caller(admin).artists.create({ name: 'Second' });
     const fields = { title: 'Same', album: 'Album', genre: 'Pop', duration: 90, releaseYear: 2001 };
     const made = await h.caller(admin).songs.create({ ...fields, artistIds: [first.id, second.id] });
-    await h.database.db
-      .updateTable('songs')
-      .set({ updated_at: new Date('2020-01-01T00:00:00Z') })
-      .where('id', '=', made.id)
-      .execute();
+    await backdate(h.database.db, 'songs', made.id);
     const before = await h.caller(admin).songs.get({ songId: made.id });
     expect(before.updatedAt).toBe('2020-01-01T00:00:00Z');
 

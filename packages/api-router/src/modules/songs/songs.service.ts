@@ -1,4 +1,4 @@
-import { artists, type Db, type OrderKey, songs, uuidv7 } from '@music/db';
+import { artists, type Db, songs, uuidv7 } from '@music/db';
 import type { Context } from '../../context';
 import { AppError } from '../../errors';
 import {
@@ -8,8 +8,8 @@ import {
   isAdmin,
   loadOr404,
   page,
+  sortOrder,
 } from '../../kernel';
-import { sortKeys } from '../../schemas';
 import {
   type CreateSongInput,
   type ListSongsInput,
@@ -63,6 +63,7 @@ function assertIncludesOwn(artistIds: readonly string[], own: readonly string[])
   }
 }
 
+/** The columns of the `sort` fields (no `sort`: the repository's default, by title). */
 const SORT_COLUMNS: Record<SongSortField, songs.SongSortColumn> = {
   title: 'title',
   album: 'album',
@@ -71,16 +72,12 @@ const SORT_COLUMNS: Record<SongSortField, songs.SongSortColumn> = {
   createdAt: 'created_at',
 };
 
-/** The `sort` parameter as the repository's order (empty: its default, by title). */
-function songOrder(sort: string | undefined): OrderKey<songs.SongSortColumn>[] {
-  return sortKeys<SongSortField>(sort).map((key) => ({
-    column: SORT_COLUMNS[key.field],
-    descending: key.descending,
-  }));
-}
-
 export function listSongs(ctx: AuthedContext, input: ListSongsInput) {
-  const filters = { genre: input.genre || undefined, artistId: input.artistId, sort: songOrder(input.sort) };
+  const filters = {
+    genre: input.genre || undefined,
+    artistId: input.artistId,
+    sort: sortOrder(input.sort, SORT_COLUMNS),
+  };
   const search = input.search || undefined;
   return songPage(ctx, input, (window) =>
     search

@@ -1,23 +1,14 @@
 import { verifyPassword } from '@music/auth';
 import { findUserById, uuidv7 } from '@music/db';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type Actor, createContextInner } from '../../context';
-import { type EntityTagCondition, etagOf } from '../../etag';
-import { appRouter } from '../../router';
+import type { Actor } from '../../context';
+import { etagOf } from '../../etag';
 import { ACTOR_PASSWORD, appCode, createRouterHarness } from '../../testing';
-import { createCallerFactory } from '../../trpc';
 
 /** Writes that change nothing, If-Match (contract 8.2) and ids in any letter case (8.1). */
 
 const h = await createRouterHarness();
 afterAll(() => h.close());
-
-const createCaller = createCallerFactory(appRouter);
-/** A caller whose request carried `If-Match` (the REST edge puts it in the context). */
-const callerIfMatch = (actor: Actor, ifMatch: EntityTagCondition) =>
-  createCaller(
-    createContextInner(h.deps, { actor, clientAddress: '127.0.0.1', requestId: uuidv7(), ifMatch }),
-  );
 
 const stored = (id: string) => findUserById(h.deps.db, id);
 const replaceBody = (actor: Actor) => ({
@@ -60,22 +51,22 @@ describe('If-Match', () => {
   it('PUT: a matching tag or * applies the change; a stale tag is 412 and changes nothing', async () => {
     const user = await h.makeActor('user');
     const current = await h.caller(user).users.get({ userId: user.user.id });
-    const renamed = await callerIfMatch(user, [etagOf(current)]).users.update({
+    const renamed = await h.callerIfMatch(user, [etagOf(current)]).users.update({
       ...replaceBody(user),
       username: 'Renamed',
     });
     expect(renamed.username).toBe('Renamed');
     const before = await stored(user.user.id);
-    const stale = callerIfMatch(user, [etagOf(current)]).users.update({
+    const stale = h.callerIfMatch(user, [etagOf(current)]).users.update({
       ...replaceBody(user),
       username: 'Lost',
     });
     expect(await appCode(stale)).toBe('PRECONDITION_FAILED');
     expect(await stored(user.user.id)).toEqual(before);
-    const any = await callerIfMatch(user, '*').users.update({ ...replaceBody(user), username: 'Any' });
+    const any = await h.callerIfMatch(user, '*').users.update({ ...replaceBody(user), username: 'Any' });
     expect(any.username).toBe('Any');
     // One of several tags is enough.
-    const listed = await callerIfMatch(user, ['"other"', etagOf(any)]).users.update({
+    const listed = await h.callerIfMatch(user, ['"other"', etagOf(any)]).users.update({
       ...replaceBody(user),
       username: 'Listed',
     });
@@ -87,30 +78,30 @@ describe('If-Match', () => {
     const user = await h.makeActor('user');
     const current = await h.caller(admin).users.get({ userId: user.user.id });
     const userId = user.user.id;
-    expect(await appCode(callerIfMatch(admin, ['"stale"']).users.setRole({ userId, role: 'artist' }))).toBe(
+    expect(await appCode(h.callerIfMatch(admin, ['"stale"']).users.setRole({ userId, role: 'artist' }))).toBe(
       'PRECONDITION_FAILED',
     );
     expect((await stored(userId))!.role).toBe('user');
-    const artist = await callerIfMatch(admin, [etagOf(current)]).users.setRole({ userId, role: 'artist' });
+    const artist = await h.callerIfMatch(admin, [etagOf(current)]).users.setRole({ userId, role: 'artist' });
     expect(artist.role).toBe('artist');
     // The tag of the user before the change is stale now.
     expect(
-      await appCode(callerIfMatch(admin, [etagOf(current)]).users.setRole({ userId, role: 'user' })),
+      await appCode(h.callerIfMatch(admin, [etagOf(current)]).users.setRole({ userId, role: 'user' })),
     ).toBe('PRECONDITION_FAILED');
-    expect((await callerIfMatch(admin, '*').users.setRole({ userId, role: 'user' })).role).toBe('user');
+    expect((await h.callerIfMatch(admin, '*').users.setRole({ userId, role: 'user' })).role).toBe('user');
   });
 
   it('DELETE: a stale tag is 412 and deletes nothing; the current tag deletes', async () => {
     const user = await h.makeActor('user');
     const current = await h.caller(user).users.get({ userId: user.user.id });
-    expect(await appCode(callerIfMatch(user, ['"stale"']).users.delete({ userId: user.user.id }))).toBe(
+    expect(await appCode(h.callerIfMatch(user, ['"stale"']).users.delete({ userId: user.user.id }))).toBe(
       'PRECONDITION_FAILED',
     );
     expect(await stored(user.user.id)).toBeDefined();
-    await callerIfMatch(user, [etagOf(current)]).users.delete({ userId: user.user.id });
+    await h.callerIfMatch(user, [etagOf(current)]).users.delete({ userId: user.user.id });
     expect(await stored(user.user.id)).toBeUndefined();
     const other = await h.makeActor('user');
-    await callerIfMatch(other, '*').users.delete({ userId: other.user.id });
+    await h.callerIfMatch(other, '*').users.delete({ userId: other.user.id });
     expect(await stored(other.user.id)).toBeUndefined();
   });
 
@@ -118,12 +109,14 @@ describe('If-Match', () => {
     const admin = await h.makeActor('admin');
     const user = await h.makeActor('user');
     const other = await h.makeActor('user');
-    expect(await appCode(callerIfMatch(user, ['"x"']).users.delete({ userId: other.user.id }))).toBe(
+    expect(await appCode(h.callerIfMatch(user, ['"x"']).users.delete({ userId: other.user.id }))).toBe(
       'FORBIDDEN',
     );
-    expect(await appCode(callerIfMatch(admin, ['"x"']).users.delete({ userId: uuidv7() }))).toBe('NOT_FOUND');
+    expect(await appCode(h.callerIfMatch(admin, ['"x"']).users.delete({ userId: uuidv7() }))).toBe(
+      'NOT_FOUND',
+    );
     expect(
-      await appCode(callerIfMatch(user, ['"x"']).users.update({ ...replaceBody(user), role: 'admin' })),
+      await appCode(h.callerIfMatch(user, ['"x"']).users.update({ ...replaceBody(user), role: 'admin' })),
     ).toBe('FORBIDDEN');
   });
 });

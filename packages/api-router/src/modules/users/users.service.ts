@@ -1,18 +1,8 @@
 import { hashPassword, verifyPassword } from '@music/auth';
-import {
-  type Db,
-  isUniqueViolation,
-  isUuid,
-  type OrderKey,
-  type UserRow,
-  type UserUpdate,
-  users,
-  uuidv7,
-} from '@music/db';
+import { type Db, isUniqueViolation, isUuid, type UserRow, type UserUpdate, users, uuidv7 } from '@music/db';
 import type { Actor, Context } from '../../context';
 import { AppError } from '../../errors';
-import { type AuthedContext, assertPrecondition, isAdmin, loadOr404, page } from '../../kernel';
-import { sortKeys } from '../../schemas';
+import { type AuthedContext, assertPrecondition, isAdmin, loadOr404, page, sortOrder } from '../../kernel';
 import {
   type CreateUserInput,
   type ListUsersInput,
@@ -39,19 +29,20 @@ function assertSelfOrAdmin(actor: Actor, userId: string): void {
 const loadUser = (ctx: Context, userId: string) =>
   loadOr404(userId, (id) => users.findUserById(ctx.db, id), 'User');
 
-const SORT_COLUMNS = { username: 'username', email: 'email', createdAt: 'created_at' } as const;
-
-/** The `sort` parameter as the repository's order (empty: its default, oldest first). */
-function userOrder(sort: string | undefined): OrderKey<users.UserSortColumn>[] {
-  return sortKeys<UserSortField>(sort).map((key) => ({
-    column: SORT_COLUMNS[key.field],
-    descending: key.descending,
-  }));
-}
+/** The columns of the `sort` fields (no `sort`: the repository's default, oldest first). */
+const SORT_COLUMNS: Record<UserSortField, users.UserSortColumn> = {
+  username: 'username',
+  email: 'email',
+  createdAt: 'created_at',
+};
 
 export async function listUsers(ctx: AuthedContext, input: ListUsersInput) {
   if (!isAdmin(ctx.actor)) throw new AppError('FORBIDDEN', 'Only admins may list users');
-  const filters = { role: input.role, search: input.search || undefined, sort: userOrder(input.sort) };
+  const filters = {
+    role: input.role,
+    search: input.search || undefined,
+    sort: sortOrder(input.sort, SORT_COLUMNS),
+  };
   return page(input, (window) => users.listUsers(ctx.db, { ...filters, ...window }), toUser);
 }
 
