@@ -39,7 +39,7 @@ pnpm typecheck
 step "build"
 pnpm build
 
-step "OpenAPI document: Spectral (OpenAPI + OWASP rules; exceptions in apps/api/.spectral.yaml)"
+step "OpenAPI document: Spectral (OpenAPI + OWASP rules) and Redocly (recommended rules); waivers in apps/api/.spectral.yaml, redocly.yaml"
 pnpm --filter @music/api lint:openapi
 
 step "tests on the embedded database (PGlite)"
