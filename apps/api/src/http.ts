@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AppError, type ErrorCode } from '@music/api-router';
 import { addVary, COMPRESS_OVER_BYTES, compress, negotiateEncoding } from './compression';
 
+export const JSON_TYPE = 'application/json; charset=utf-8';
 export const MAX_BODY_BYTES = 1024 * 1024;
 const NO_BODY = Buffer.alloc(0);
 
@@ -11,10 +12,7 @@ export function sendJson(
   body: unknown,
   headers: Record<string, string> = {},
 ) {
-  sendBody(res, status, JSON.stringify(body), {
-    'Content-Type': 'application/json; charset=utf-8',
-    ...headers,
-  });
+  sendBody(res, status, JSON.stringify(body), { 'Content-Type': JSON_TYPE, ...headers });
 }
 
 /**

@@ -9,7 +9,7 @@ import {
   type IdempotentAnswer,
   releaseIdempotencyKey,
 } from '@music/db';
-import { sendBody } from './http';
+import { JSON_TYPE, sendBody } from './http';
 
 /**
  * The creating operations that take an `Idempotency-Key` (contract 8.3), as `METHOD route`.
@@ -200,7 +200,7 @@ export function answerOf(
   body: string | null,
 ): IdempotentAnswer {
   const kept = keptHeaders(headers);
-  if (body !== null) kept['Content-Type'] = 'application/json; charset=utf-8';
+  if (body !== null) kept['Content-Type'] = JSON_TYPE;
   return { status, headers: kept, body };
 }
 

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { TrustProxy } from './trust-proxy';
+import { fromTrustedProxy, type TrustProxy } from './trust-proxy';
 
 /**
  * Pagination links (contract 8.5, RFC 8288): `first` and `last` always, `prev` and `next` where
@@ -35,10 +35,7 @@ const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 export function publicOrigin(req: IncomingMessage, trust: TrustProxy): string {
   const host = req.headers.host && HOST.test(req.headers.host) ? req.headers.host : 'localhost';
   const forwarded = req.headers['x-forwarded-proto'];
-  const peer = req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '';
-  const proto =
-    typeof forwarded === 'string' && trust.trusts(peer) && /^https?$/i.test(forwarded.split(',')[0]!.trim())
-      ? forwarded.split(',')[0]!.trim().toLowerCase()
-      : 'http';
+  const first = typeof forwarded === 'string' ? forwarded.split(',')[0]!.trim().toLowerCase() : '';
+  const proto = (first === 'http' || first === 'https') && fromTrustedProxy(req, trust) ? first : 'http';
   return `${proto}://${host}`;
 }

@@ -12,7 +12,7 @@ import {
 import { chargeBudget } from './budget-edge';
 import type { Budgets } from './budgets';
 import type { Cors } from './cors';
-import { fail, readBody, sendError, sendJson, sendNoContent } from './http';
+import { fail, JSON_TYPE, readBody, sendBody, sendError, sendNoContent } from './http';
 import { answerOf, beginIdempotent, type Idempotency, sendReplay } from './idempotency';
 import { paginationLinks, publicOrigin } from './links';
 import type { CreateContext } from './request-context';
@@ -169,16 +169,18 @@ export function createRestHandler(options: RestHandlerOptions) {
         return params ? [{ route, params }] : [];
       });
       if (candidates.length === 0) throw fail('NOT_FOUND', `No route ${url.pathname}`);
-      const allow = allowed(candidates.map((c) => c.route.route.method));
+      // Only the answers that list the path's methods (OPTIONS, 405) need them.
+      const allow = () => allowed(candidates.map((c) => c.route.route.method));
       if (method === 'OPTIONS') {
         // No caller needed: browsers send preflights without credentials (contract 8.1, 8.6).
-        return sendNoContent(res, { ...headers, Allow: allow, ...options.cors.preflightFor(req, allow) });
+        const methods = allow();
+        return sendNoContent(res, { ...headers, Allow: methods, ...options.cors.preflightFor(req, methods) });
       }
       const found = candidates.find((c) => c.route.route.method === method);
       if (!found) {
         sendError(res, fail('METHOD_NOT_ALLOWED', `${method} is not allowed on ${url.pathname}`), {
           ...headers,
-          Allow: allow,
+          Allow: allow(),
         });
         return;
       }
@@ -253,8 +255,10 @@ export function createRestHandler(options: RestHandlerOptions) {
           output.pagination,
         );
       }
-      await keyed?.complete(answerOf(status, headers, JSON.stringify(output)));
-      sendJson(res, status, output, headers);
+      // Serialized once, for the answer and for a replay of its Idempotency-Key.
+      const payload = JSON.stringify(output);
+      await keyed?.complete(answerOf(status, headers, payload));
+      sendBody(res, status, payload, { 'Content-Type': JSON_TYPE, ...headers });
     } catch (error) {
       const { error: app, isInternal } = appErrorOf(error);
       if (isInternal) options.onInternalError(requestId, error);

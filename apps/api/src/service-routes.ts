@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { createOpenApiDocument, etagOf, matchesWeakly, parseEntityTags } from '@music/api-router';
 import type { Database } from '@music/db';
 import { DOCS_HTML, docsAsset } from './docs';
-import { fail, sendBody, sendError, sendJson, sendNoContent } from './http';
+import { fail, JSON_TYPE, sendBody, sendError, sendJson, sendNoContent } from './http';
 
 const ROUTES = new Set(['health', 'health/live', 'openapi.json', 'docs']);
 const ALLOW = 'GET, HEAD, OPTIONS';
@@ -62,7 +62,7 @@ export function createServiceRoutes(options: ServiceRoutesOptions) {
       res.writeHead(304, { ...tagged, 'Cache-Control': 'no-cache' });
       return res.end();
     }
-    send(res, tagged, { type: 'application/json; charset=utf-8', body: openApi.json });
+    send(res, tagged, { type: JSON_TYPE, body: openApi.json });
   }
 
   return async function serviceRoute(

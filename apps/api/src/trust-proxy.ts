@@ -64,6 +64,16 @@ function unmapped(address: string): string {
   return match ? (match[1] as string) : address;
 }
 
+/** The address of the peer that sent the request (a proxy, or the client itself). */
+function peerOf(req: IncomingMessage): string {
+  return unmapped(req.socket.remoteAddress ?? 'unknown');
+}
+
+/** Whether the request came straight from a trusted proxy (whose forwarded headers count). */
+export function fromTrustedProxy(req: IncomingMessage, trust: TrustProxy): boolean {
+  return trust.trusts(peerOf(req));
+}
+
 /**
  * The client's address: the peer itself, unless the peer is a trusted proxy; then the right-most
  * `X-Forwarded-For` entry that is not itself a trusted proxy (every proxy appends the address it
@@ -71,7 +81,7 @@ function unmapped(address: string): string {
  * every entry is trusted, the left-most one.
  */
 export function clientAddressOf(req: IncomingMessage, trust: TrustProxy): string {
-  const peer = unmapped(req.socket.remoteAddress ?? 'unknown');
+  const peer = peerOf(req);
   if (!trust.trusts(peer)) return peer;
   const header = req.headers['x-forwarded-for'];
   if (header === undefined) return peer;

@@ -6,6 +6,11 @@ const NO_SONG = 'No song with this id (or a malformed id)';
 const ARTIST_WRITER = 'Neither an admin nor the artist’s linked user (`userId`)';
 const SONG_WRITER = 'Neither an admin nor a user linked to one of the song’s artists';
 
+/** A song's writable fields, as a request sends them: the example record without its server fields. */
+function songFieldsOf({ id: _id, createdAt: _c, updatedAt: _u, ...fields }: typeof songExample) {
+  return fields;
+}
+
 export const catalogueDocs: Record<string, OperationDoc> = {
   'artists.list': {
     description:
@@ -84,14 +89,7 @@ export const catalogueDocs: Record<string, OperationDoc> = {
       'Every id in `artistIds` must name an artist (else 422 on `artistIds.N`). Send an ' +
       '`Idempotency-Key` to retry safely: a repeat answers the first result again.',
     body: 'SongCreate',
-    request: {
-      title: 'Difference Engine',
-      album: 'Notes on the Engine',
-      genre: 'Synth-pop',
-      duration: 242,
-      releaseYear: 2024,
-      artistIds: [IDS.artist],
-    },
+    request: songFieldsOf(songExample),
     response: songExample,
     errors: {
       FORBIDDEN: 'Neither an admin nor an artist account linked to one of `artistIds`',
