@@ -25,17 +25,28 @@ export function overBudget(state: BudgetState): AppError {
  * the user's budget, or the client address's when anonymous (a refused token counts there too),
  * adds the RateLimit headers to the answer's headers (errors included) and throws the 429 when
  * over. The contract answers 401 before 429: a request that will get its 401 is counted but
- * not refused here.
+ * not refused here. Synchronous unless the budget must wait for the database (a promise then).
  */
-export async function chargeBudget(
+export function chargeBudget(
   budgets: Budgets | undefined,
   ctx: Pick<Context, 'actor' | 'clientAddress' | 'tokenRefused'>,
   operation: { isPublic: boolean },
   headers: Record<string, string>,
-): Promise<void> {
-  if (!budgets) return;
+): undefined | Promise<void> {
+  if (!budgets) return undefined;
   const taken = budgets.take({ userId: ctx.actor?.user.id, address: ctx.clientAddress });
-  const state = taken instanceof Promise ? await taken : taken;
+  // Decided in memory nearly always; a caller near its limit waits for the database's count.
+  if (taken instanceof Promise) return taken.then((state) => settle(state, ctx, operation, headers));
+  settle(taken, ctx, operation, headers);
+  return undefined;
+}
+
+function settle(
+  state: BudgetState | null,
+  ctx: Pick<Context, 'actor' | 'tokenRefused'>,
+  operation: { isPublic: boolean },
+  headers: Record<string, string>,
+): void {
   if (!state) return;
   Object.assign(headers, budgetHeaders(state));
   const unauthorized = ctx.tokenRefused === true || (!operation.isPublic && ctx.actor === null);

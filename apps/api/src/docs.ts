@@ -10,12 +10,22 @@ const ASSETS: Record<string, string> = {
   'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
 };
 
+// The console's icon (apps/web/src/app/icon.svg), inline: a page without a `rel=icon` link makes
+// the browser ask this API for /favicon.ico, which is a 404 here like every unknown path.
+const ICON_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#4b3fd1"/>' +
+  '<path d="M12.5 22.5V9.8L24 7.2v12.8" fill="none" stroke="#fff" stroke-width="2.2" stroke-linejoin="round"/>' +
+  '<ellipse cx="9.6" cy="22.6" rx="3.6" ry="2.9" fill="#fff"/><ellipse cx="21.1" cy="20.1" rx="3.6" ry="2.9" fill="#fff"/></svg>';
+
+const DOCS_ICON = `data:image/svg+xml,${encodeURIComponent(ICON_SVG)}`;
+
 export const DOCS_HTML = `<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>Music catalogue API reference</title>
+  <link rel="icon" type="image/svg+xml" href="${DOCS_ICON}">
   <link rel="stylesheet" href="/v1/docs/swagger-ui.css">
 </head>
 <body>

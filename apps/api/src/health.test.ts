@@ -26,6 +26,13 @@ describe('operations endpoints', () => {
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
     expect(page.text).toContain('/v1/openapi.json');
+    // An icon of its own, so the browser does not ask the API for /favicon.ico (a 404 here).
+    const icon = /<link rel="icon" type="image\/svg\+xml" href="data:image\/svg\+xml,([^"]+)">/.exec(
+      page.text,
+    );
+    expect(decodeURIComponent(icon?.[1] ?? '')).toMatch(
+      /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg".*<\/svg>$/,
+    );
     const bundle = await fetch(`${api.url}/docs/swagger-ui-bundle.js`);
     expect(bundle.status).toBe(200);
     expect((await bundle.arrayBuffer()).byteLength).toBeGreaterThan(100_000);

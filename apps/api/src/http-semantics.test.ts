@@ -2,6 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startTestApi } from './testing/harness';
+import { parseTrustProxy } from './trust-proxy';
 
 /**
  * Contract 1.1's HTTP semantics on `/v1`, from outside (section 8.1, 8.2's ETags on reads, 8.5,
@@ -133,6 +134,25 @@ describe('pagination links (RFC 8288)', () => {
       `<${api.url}/artists?search=nothing-matches-this&page=1>; rel="first", <${api.url}/artists?search=nothing-matches-this&page=1>; rel="last"`,
     );
   });
+  it('uses the scheme a trusted proxy reports, and ignores one sent by anyone else', async () => {
+    const behindTls = await send('/artists?limit=1', { headers: { ...auth, 'x-forwarded-proto': 'https' } });
+    // The suite's client is on loopback, which TRUST_PROXY=loopback believes.
+    expect(behindTls.headers.get('link')).toMatch(
+      /^<https:\/\/127\.0\.0\.1:\d+\/v1\/artists\?limit=1&page=1>; rel="first"/,
+    );
+    const untrusting = await startTestApi({ trustProxy: parseTrustProxy('none') });
+    try {
+      const direct = await fetch(`${untrusting.url}/artists?limit=1`, {
+        headers: {
+          authorization: `Bearer ${(await untrusting.signUp()).token}`,
+          'x-forwarded-proto': 'https',
+        },
+      });
+      expect(direct.headers.get('link')).toMatch(/^<http:\/\//);
+    } finally {
+      await untrusting.close();
+    }
+  });
 });
 
 describe('ETags on reads', () => {
@@ -215,5 +235,18 @@ describe('CORS', () => {
     expect(other.status).toBe(204);
     expect(other.headers.get('access-control-allow-origin')).toBeNull();
     expect(other.headers.get('access-control-allow-methods')).toBeNull();
+  });
+
+  it('answers preflights on the service routes too (the document and health)', async () => {
+    for (const path of ['/openapi.json', '/health']) {
+      const preflight = await send(path, {
+        method: 'OPTIONS',
+        headers: { origin: ORIGIN, 'access-control-request-method': 'GET' },
+      });
+      expect(preflight.status, path).toBe(204);
+      expect(preflight.headers.get('allow'), path).toBe('GET, HEAD, OPTIONS');
+      expect(preflight.headers.get('access-control-allow-origin'), path).toBe(ORIGIN);
+      expect(preflight.headers.get('access-control-allow-methods'), path).toBe('GET, HEAD, OPTIONS');
+    }
   });
 });

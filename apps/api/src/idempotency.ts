@@ -156,19 +156,19 @@ export function bodyHashOf(raw: Buffer): string {
 }
 
 /**
- * The idempotency step of a `/v1` operation, once its caller is known: undefined when the route
- * takes no key, none was sent, or the request will get its 401 anyway (the caller check comes
- * first); otherwise the key claimed for this request, or the first answer to replay. The path is
- * compared lower-cased: ids are accepted in any letter case.
+ * The idempotency step of a `/v1` operation, once its caller is known: undefined, synchronously,
+ * when the route takes no key, none was sent, or the request will get its 401 anyway (the caller
+ * check comes first); otherwise the key claimed for this request, or the first answer to replay.
+ * The path is compared lower-cased: ids are accepted in any letter case.
  */
-export async function beginIdempotent(
+export function beginIdempotent(
   idempotency: Idempotency | undefined,
   req: IncomingMessage,
   ctx: Pick<Context, 'actor' | 'clientAddress' | 'tokenRefused'>,
   operation: { isPublic: boolean; route: { method: string; path: string } | undefined },
   url: URL,
   raw: Buffer,
-): Promise<Replay | Claimed | undefined> {
+): undefined | Promise<Replay | Claimed> {
   if (!idempotency || !operation.route) return undefined;
   if (!takesIdempotencyKey(operation.route.method, operation.route.path)) return undefined;
   if (ctx.tokenRefused === true || (!operation.isPublic && ctx.actor === null)) return undefined;

@@ -2,15 +2,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   AppError,
   appErrorOf,
-  etagOf,
+  etagOfJson,
   matchesWeakly,
   type Operation,
   operations,
-  parseEntityTags,
   type RouteMeta,
 } from '@music/api-router';
 import { chargeBudget } from './budget-edge';
 import type { Budgets } from './budgets';
+import { conditionOf } from './conditions';
 import type { Cors } from './cors';
 import { fail, JSON_TYPE, readBody, sendBody, sendError, sendNoContent } from './http';
 import { answerOf, beginIdempotent, type Idempotency, sendReplay } from './idempotency';
@@ -62,7 +62,6 @@ function compile(): CompiledRoute[] {
 }
 
 function match(route: CompiledRoute, parts: string[]): Record<string, string> | undefined {
-  if (route.segments.length !== parts.length) return undefined;
   const params: Record<string, string> = {};
   for (let i = 0; i < parts.length; i++) {
     const segment = route.segments[i]!;
@@ -71,6 +70,33 @@ function match(route: CompiledRoute, parts: string[]): Record<string, string> | 
     else if (segment !== part) return undefined;
   }
   return params;
+}
+
+/**
+ * The routes by segment count and first segment (every route starts with a literal), most
+ * literal segments first: a request looks at the few routes of its own shape, not all of them.
+ */
+function routeIndex(routes: CompiledRoute[]): Map<string, CompiledRoute[]> {
+  const index = new Map<string, CompiledRoute[]>();
+  for (const route of [...routes].sort((a, b) => b.literalCount - a.literalCount)) {
+    const key = `${route.segments.length}/${route.segments[0]}`;
+    index.set(key, [...(index.get(key) ?? []), route]);
+  }
+  return index;
+}
+
+interface Candidate {
+  route: CompiledRoute;
+  params: Record<string, string>;
+}
+
+function candidatesFor(index: Map<string, CompiledRoute[]>, parts: string[]): Candidate[] {
+  const candidates: Candidate[] = [];
+  for (const route of index.get(`${parts.length}/${parts[0]}`) ?? []) {
+    const params = match(route, parts);
+    if (params) candidates.push({ route, params });
+  }
+  return candidates;
 }
 
 const INTEGER = /^-?\d{1,16}$/;
@@ -136,22 +162,10 @@ function isPage(output: unknown): output is { pagination: { page: number; limit:
   return typeof output === 'object' && output !== null && 'pagination' in output;
 }
 
-/** A conditional header's value, or a 400 when it cannot be read (not a list of entity tags). */
-function conditionOf(req: IncomingMessage, name: 'if-match' | 'if-none-match') {
-  const header = req.headers[name];
-  if (header === undefined) return undefined;
-  const condition = parseEntityTags(header);
-  if (condition === null) {
-    throw fail(
-      'BAD_REQUEST',
-      `${name === 'if-match' ? 'If-Match' : 'If-None-Match'} must be * or a list of entity tags ("...")`,
-    );
-  }
-  return condition;
-}
-
 export function createRestHandler(options: RestHandlerOptions) {
-  const routes = compile().sort((a, b) => b.literalCount - a.literalCount);
+  const routes = compile();
+  if (routes.some((r) => r.segments[0]!.startsWith('{'))) throw new Error('A route starts with a parameter');
+  const index = routeIndex(routes);
 
   async function handle(
     req: IncomingMessage,
@@ -164,10 +178,7 @@ export function createRestHandler(options: RestHandlerOptions) {
     try {
       // HEAD is GET without the body (Node drops it): same status, same headers.
       const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
-      const candidates = routes.flatMap((route) => {
-        const params = match(route, parts);
-        return params ? [{ route, params }] : [];
-      });
+      const candidates = candidatesFor(index, parts);
       if (candidates.length === 0) throw fail('NOT_FOUND', `No route ${url.pathname}`);
       // Only the answers that list the path's methods (OPTIONS, 405) need them.
       const allow = () => allowed(candidates.map((c) => c.route.route.method));
@@ -189,8 +200,12 @@ export function createRestHandler(options: RestHandlerOptions) {
       const raw = await readBody(req);
       const ctx = await options.createContext(req, requestId);
       // The caller is known: its budget (429, RateLimit headers), then its Idempotency-Key.
-      await chargeBudget(options.budgets, ctx, route.operation, headers);
-      const keyed = await beginIdempotent(options.idempotency, req, ctx, route.operation, url, raw);
+      // Both are synchronous on the common path (a budget decided in memory, no key): awaited
+      // only when they return a promise, which saves the hottest route two turns.
+      const charged = chargeBudget(options.budgets, ctx, route.operation, headers);
+      if (charged) await charged;
+      const begun = beginIdempotent(options.idempotency, req, ctx, route.operation, url, raw);
+      const keyed = begun && (await begun);
       if (keyed?.kind === 'replay') return sendReplay(res, keyed, headers);
       // The conditional headers are read now, into the context the procedure's middleware copies
       // (tRPC builds a new context object per middleware: a later assignment would not reach the
@@ -237,10 +252,12 @@ export function createRestHandler(options: RestHandlerOptions) {
         await keyed?.complete(answerOf(204, headers, null));
         return sendNoContent(res, headers);
       }
+      // Serialized once, for the answer, its ETag and a replay of its Idempotency-Key.
+      const payload = JSON.stringify(output);
       if (isRecord(output)) {
-        // Strong, from the representation itself: no query. Clients may keep the record and
+        // Strong, the tag of the body itself: no query. Clients may keep the record and
         // revalidate it (private: it was answered to this caller).
-        const etag = etagOf(output);
+        const etag = etagOfJson(payload);
         headers.ETag = etag;
         headers['Cache-Control'] = 'private, no-cache';
         if (status === 201) headers.Location = `/v1${route.route.path}/${output.id}`;
@@ -255,8 +272,6 @@ export function createRestHandler(options: RestHandlerOptions) {
           output.pagination,
         );
       }
-      // Serialized once, for the answer and for a replay of its Idempotency-Key.
-      const payload = JSON.stringify(output);
       await keyed?.complete(answerOf(status, headers, payload));
       sendBody(res, status, payload, { 'Content-Type': JSON_TYPE, ...headers });
     } catch (error) {

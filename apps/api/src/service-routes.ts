@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { createOpenApiDocument, etagOf, matchesWeakly, parseEntityTags } from '@music/api-router';
+import { createOpenApiDocument, etagOfJson, matchesWeakly, parseEntityTags } from '@music/api-router';
 import type { Database } from '@music/db';
 import { DOCS_HTML, docsAsset } from './docs';
 import { fail, JSON_TYPE, sendBody, sendError, sendJson, sendNoContent } from './http';
@@ -51,7 +51,8 @@ export function createServiceRoutes(options: ServiceRoutesOptions) {
   function document(res: ServerResponse, headers: Record<string, string>) {
     if (!openApi) {
       const doc = createOpenApiDocument();
-      openApi = { json: JSON.stringify(doc), etag: etagOf(doc) };
+      const json = JSON.stringify(doc);
+      openApi = { json, etag: etagOfJson(json) };
     }
     const header = res.req?.headers['if-none-match'];
     const condition = header === undefined ? undefined : parseEntityTags(header);

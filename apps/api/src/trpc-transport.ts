@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { appErrorOf, appRouter, operationAt, rpcErrorShape } from '@music/api-router';
+import { appErrorOf, appRouter, type Context, operationAt, rpcErrorShape } from '@music/api-router';
+import { TRPCError } from '@trpc/server';
 import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
+import { conditionOf } from './conditions';
 import { MAX_BODY_BYTES, sendJson } from './http';
 import type { CreateContext } from './request-context';
 
@@ -58,6 +60,27 @@ export function createTrpcTransport(options: TrpcTransportOptions) {
     return true;
   }
 
+  /**
+   * A mutation's context carries its `If-Match` (contract 8.2), as on `/v1`: set here, before the
+   * procedure runs, because each tRPC middleware copies the context (a later assignment would
+   * not reach the service). A malformed header is a 400, but only for a caller who gets that far:
+   * one the procedure will refuse (no token, a refused token) gets its 401 first, as on `/v1`.
+   */
+  async function mutationContext(req: IncomingMessage, path: string, requestId: string): Promise<Context> {
+    const ctx = await createContext(req, requestId);
+    const operation = operationAt(path);
+    if (operation?.kind !== 'mutation') return ctx;
+    try {
+      const condition = conditionOf(req, 'if-match');
+      if (condition !== undefined) ctx.ifMatch = condition;
+      return ctx;
+    } catch (error) {
+      if (ctx.tokenRefused || (ctx.actor === null && !operation.isPublic)) return ctx;
+      // Thrown as tRPC's own code so its handler answers 400; the formatter reads the AppError.
+      throw new TRPCError({ code: 'BAD_REQUEST', message: (error as Error).message, cause: error });
+    }
+  }
+
   function handler(
     req: IncomingMessage,
     res: ServerResponse,
@@ -73,7 +96,7 @@ export function createTrpcTransport(options: TrpcTransportOptions) {
       // One HTTP request is one call: batching would let one request make many login attempts.
       allowBatching: false,
       maxBodySize: MAX_BODY_BYTES,
-      createContext: () => createContext(req, requestId),
+      createContext: () => mutationContext(req, path, requestId),
       responseMeta({ errors }) {
         // Every answer here is JSON; tRPC's own early failures (an unsupported content type, a
         // refused batch) would otherwise go out as text/plain.

@@ -173,7 +173,9 @@ export interface paths {
         };
         /**
          * List artists, ordered by name, then id
-         * @description Any signed-in caller. `search` matches a substring of the name, case-insensitively; `sort` takes `name` and `createdAt` (default: by name).
+         * @description Any signed-in caller. `search` matches a substring of the name, case-insensitively; `ids` keeps only the artists it names (ids that name nothing are absent); filters combine. `sort` takes `name` and `createdAt` (default: by name). A malformed id in `ids`, more than 100 of them, or an unknown `sort` field is 400.
+         *
+         *     `ids` (up to 100 comma-separated UUIDs) answers only those artists, in the same order and pages: pass `limit=100` to get all of them in one call.
          */
         get: operations["artists-list"];
         put?: never;
@@ -1864,6 +1866,11 @@ export interface operations {
                 sort?: string;
                 /** @description Only artists managed by this account (an extension: how the console finds “my artist”) */
                 userId?: string;
+                /**
+                 * @description Only these artists: 1 to 100 comma-separated ids (UUIDs, any letter case; duplicates are ignored); ids that name nothing are simply absent, and the other filters still apply. Resolves the artists of a page of songs in one call: pass `limit=100` to get them all on one page.
+                 * @example 01970a3e-7f42-7c19-9a6b-5e3d2c1b0a02,01970a3e-8a53-7d2a-9b7c-6f4e3d2c1b0a
+                 */
+                ids?: string;
                 /**
                  * @description Page number, from 1
                  * @example 1

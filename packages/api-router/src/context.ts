@@ -55,7 +55,7 @@ export interface RequestInfo {
    * session ended): every operation answers 401 then, also those open to anonymous callers.
    */
   tokenRefused?: boolean;
-  /** The request's `If-Match` (REST only): writes check it under their row lock (kernel.ts). */
+  /** The request's `If-Match` (REST, and /trpc mutations): writes check it under their row lock (kernel.ts). */
   ifMatch?: EntityTagCondition;
 }
 

@@ -1,31 +1,20 @@
 import { hash } from 'node:crypto';
 
 /**
- * Strong entity tags. A representation's tag is a hash of its JSON with the keys sorted, so it
- * changes with anything in it (a song's artistIds, a playlist's songs and their order) and not
- * with key order, and it costs no query: it is computed from the answer itself. The services
- * compute the current one under the row lock for `If-Match` (kernel.ts, `assertPrecondition`).
+ * Strong entity tags. A representation's tag is a hash of its JSON as the API answers it (the
+ * output schema's serialization, before any compression), so it changes with anything in it (a
+ * song's artistIds, a playlist's songs and their order) and costs no query: the REST edge hashes
+ * the body it is about to send (`etagOfJson`), and the services compute the current one under
+ * the row lock for `If-Match` by serializing the record through the same output schema
+ * (kernel.ts, `assertPrecondition`), so the key order is the schema's on both sides.
  */
 export function etagOf(representation: unknown): string {
-  return `"${hash('sha256', canonicalJson(representation), 'base64url').slice(0, 27)}"`;
+  return etagOfJson(JSON.stringify(representation));
 }
 
-/** JSON with every object's keys sorted (undefined members left out, as JSON.stringify does). */
-function canonicalJson(value: unknown): string {
-  if (typeof value !== 'object' || value === null) return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) {
-    let out = '[';
-    for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ',') + canonicalJson(value[i]);
-    return `${out}]`;
-  }
-  const record = value as Record<string, unknown>;
-  let out = '{';
-  for (const key of Object.keys(record).sort()) {
-    const member = record[key];
-    if (member === undefined) continue;
-    out += `${out.length === 1 ? '' : ','}${JSON.stringify(key)}:${canonicalJson(member)}`;
-  }
-  return `${out}}`;
+/** The tag of an answer's JSON body, as sent. */
+export function etagOfJson(json: string): string {
+  return `"${hash('sha256', json, 'base64url').slice(0, 27)}"`;
 }
 
 /** A parsed `If-Match` / `If-None-Match`: any current representation, or one of these tags. */

@@ -11,7 +11,14 @@ export {
   type Settings,
 } from './context';
 export { AppError, describeError, type ErrorCode, type FieldError } from './errors';
-export { type EntityTagCondition, etagOf, matchesStrongly, matchesWeakly, parseEntityTags } from './etag';
+export {
+  type EntityTagCondition,
+  etagOf,
+  etagOfJson,
+  matchesStrongly,
+  matchesWeakly,
+  parseEntityTags,
+} from './etag';
 export { ensureAdmin } from './modules/auth/auth.service';
 export { createOpenApiDocument } from './openapi';
 export { type Operation, operationAt, operations } from './procedures';

@@ -1,4 +1,5 @@
 import { isUuid, type OrderKey } from '@music/db';
+import type { z } from 'zod';
 import type { Actor, Context } from './context';
 import { AppError, validationError } from './errors';
 import { etagOf, matchesStrongly } from './etag';
@@ -92,13 +93,14 @@ export function sortOrder<Field extends string, Column extends string>(
 
 /**
  * `If-Match` on a write (contract 8.2): called by the service with the resource's current
- * representation, read inside the write's transaction after its row is locked, so no other
- * write slips between the check and the change. Without `If-Match` it does nothing; a tag
+ * representation and the output schema its answers go through, read inside the write's
+ * transaction after its row is locked, so no other write slips between the check and the change. Without `If-Match` it does nothing; a tag
  * that does not match is a 412 and the transaction changes nothing.
  */
-export function assertPrecondition(ctx: Context, current: unknown): void {
+export function assertPrecondition<T>(ctx: Context, schema: z.ZodType<T>, current: T): void {
   if (ctx.ifMatch === undefined) return;
-  if (!matchesStrongly(ctx.ifMatch, etagOf(current))) {
+  // Through the output schema, as the answer is: the same JSON, key for key, as the ETag sent.
+  if (!matchesStrongly(ctx.ifMatch, etagOf(schema.parse(current)))) {
     throw new AppError(
       'PRECONDITION_FAILED',
       'The resource has changed since you read it (If-Match does not match its ETag)',

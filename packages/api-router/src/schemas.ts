@@ -125,6 +125,55 @@ export function sortQuery<const Fields extends readonly [string, ...string[]]>(f
     });
 }
 
+// One instance for every id list: building a UUID schema per entry would cost a clone each.
+const UUID = z.uuid();
+
+/**
+ * A query parameter naming records by id: comma-separated UUIDs, 1 to `max` of them, in any
+ * letter case. Lower-cased and with duplicates removed on the way in, so a service reads a
+ * canonical list (`idList`). An empty entry, a malformed id or more than `max` entries fail
+ * validation (a 400 on a query string); the first problem is reported, not one per entry.
+ */
+export function idListQuery(what: string, max: number) {
+  const tooMany = `At most ${max} ids`;
+  return (
+    z
+      .string()
+      // The longest valid list (36 characters an id, a comma between): a longer one is refused
+      // before it is split, and the document shows the bound.
+      .max(max * 37 - 1, { message: tooMany, abort: true })
+      .toLowerCase()
+      .superRefine((value, ctx) => {
+        const parts = value.split(',');
+        if (parts.length > max) {
+          ctx.addIssue({ code: 'custom', message: `${tooMany} (got ${parts.length})` });
+          return;
+        }
+        const bad = parts.find((part) => !UUID.safeParse(part).success);
+        if (bad !== undefined) {
+          const shown = bad.length > 40 ? `${bad.slice(0, 40)}…` : bad;
+          ctx.addIssue({
+            code: 'custom',
+            message: bad === '' ? 'An entry is empty' : `Not a UUID: '${shown}'`,
+          });
+        }
+      })
+      .overwrite((value) => [...new Set(value.split(','))].join(','))
+      .optional()
+      .meta({
+        description:
+          `Only these ${what}s: 1 to ${max} comma-separated ids (UUIDs, any letter case; duplicates ` +
+          'are ignored). Ids that name nothing are simply absent from the answer.',
+        example: '01970a3e-7f42-7c19-9a6b-5e3d2c1b0a02,01970a3e-8a53-7d2a-9b7c-6f4e3d2c1b0a',
+      })
+  );
+}
+
+/** A validated id-list parameter as its ids (undefined when it was not given). */
+export function idList(ids: string | undefined): string[] | undefined {
+  return ids === undefined ? undefined : ids.split(',');
+}
+
 /** A validated `sort` parameter as keys (none when it was not given). */
 export function sortKeys<Field extends string>(sort: string | undefined): SortKey<Field>[] {
   if (!sort) return [];

@@ -74,7 +74,8 @@ export async function findArtistIdsByUserId(db: Db, userId: string): Promise<str
 }
 
 /**
- * `search`: case-insensitive substring of the name (trigram index). Ordered by `sort` (by
+ * `search`: case-insensitive substring of the name (trigram index); `ids`: only these artists
+ * (one `= any(array)` on the primary key, however many). Filters combine. Ordered by `sort` (by
  * name when it is empty or omitted), then id.
  */
 export async function listArtists(
@@ -82,6 +83,7 @@ export async function listArtists(
   args: {
     search?: string | undefined;
     userId?: string | undefined;
+    ids?: readonly string[] | undefined;
     sort?: readonly OrderKey<ArtistSortColumn>[] | undefined;
     limit: number;
     offset: number;
@@ -90,12 +92,14 @@ export async function listArtists(
   let query = db.selectFrom('artists');
   if (args.search) query = query.where('name', 'ilike', likeContains(args.search));
   if (args.userId) query = query.where('user_id', '=', args.userId);
+  // One array parameter, as findExistingArtistIds: the statement stays the same for any count.
+  if (args.ids) query = query.where('id', '=', sql<string>`any(${[...args.ids]}::uuid[])`);
   let page = query.select(ARTIST_COLUMNS);
   for (const [ref, direction] of orderTerms('artists', args.sort, BY_NAME))
     page = page.orderBy(ref, direction);
   const [rows, total] = await Promise.all([
     page.limit(args.limit).offset(args.offset).execute(),
-    args.search || args.userId
+    args.search || args.userId || args.ids
       ? query
           .select(sql<number>`count(*)::int`.as('total'))
           .executeTakeFirstOrThrow()

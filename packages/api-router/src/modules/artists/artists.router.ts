@@ -22,6 +22,9 @@ export const artistsRouter = router({
         path: '/artists',
         tag: 'artists',
         summary: 'List artists, ordered by name, then id',
+        description:
+          '`ids` (up to 100 comma-separated UUIDs) answers only those artists, in the same order ' +
+          'and pages: pass `limit=100` to get all of them in one call.',
       }),
     )
     .input(listArtistsInput)

@@ -1,6 +1,6 @@
 import type { ArtistRow } from '@music/db';
 import { z } from 'zod';
-import { idParam, listOf, longText, pageQuery, sortQuery, text, uuidField } from '../../schemas';
+import { idListQuery, idParam, listOf, longText, pageQuery, sortQuery, text, uuidField } from '../../schemas';
 import { timestamps, timestampsOf } from '../shared/records.schema';
 
 export const artistSchema = z
@@ -56,6 +56,9 @@ export type PatchArtistInput = z.infer<typeof patchArtistInput>;
 export const ARTIST_SORT_FIELDS = ['name', 'createdAt'] as const;
 export type ArtistSortField = (typeof ARTIST_SORT_FIELDS)[number];
 
+/** How many ids `GET /artists?ids` takes: one page's worth at the largest `limit`. */
+export const MAX_ARTIST_IDS = 100;
+
 export const listArtistsInput = z.strictObject({
   search: text(0, 200).optional().meta({ description: 'Case-insensitive substring of the name' }),
   sort: sortQuery(ARTIST_SORT_FIELDS).meta({
@@ -65,6 +68,13 @@ export const listArtistsInput = z.strictObject({
   }),
   userId: uuidField().optional().meta({
     description: 'Only artists managed by this account (an extension: how the console finds “my artist”)',
+  }),
+  ids: idListQuery('artist', MAX_ARTIST_IDS).meta({
+    description:
+      `Only these artists: 1 to ${MAX_ARTIST_IDS} comma-separated ids (UUIDs, any letter case; ` +
+      'duplicates are ignored); ids that name nothing are simply absent, and the other filters still ' +
+      'apply. Resolves the artists of a page of songs in one call: pass ' +
+      `\`limit=${MAX_ARTIST_IDS}\` to get them all on one page.`,
   }),
   ...pageQuery,
 });

@@ -2,11 +2,13 @@ import { type ArtistRow, artists, type Db, isUuid, songs, users, uuidv7 } from '
 import type { Actor, Context } from '../../context';
 import { AppError, validationError } from '../../errors';
 import { type AuthedContext, assertPrecondition, isAdmin, loadOr404, page, sortOrder } from '../../kernel';
+import { idList } from '../../schemas';
 import { songPage } from '../songs/songs.service';
 import {
   type Artist,
   type ArtistSongInput,
   type ArtistSortField,
+  artistSchema,
   type CreateArtistInput,
   type ListArtistSongsInput,
   type ListArtistsInput,
@@ -68,6 +70,7 @@ export function listArtists(ctx: AuthedContext, input: ListArtistsInput) {
   const filters = {
     search: input.search || undefined,
     userId: input.userId,
+    ids: idList(input.ids),
     sort: sortOrder(input.sort, SORT_COLUMNS),
   };
   return page(input, (window) => artists.listArtists(ctx.db, { ...filters, ...window }), toArtist);
@@ -127,7 +130,7 @@ function writeArtist(
     const artist = await lockArtistOr404(trx, artistId);
     assertManages(ctx.actor, artist);
     const wanted = await change(trx, artist);
-    assertPrecondition(ctx, toArtist(artist));
+    assertPrecondition(ctx, artistSchema, toArtist(artist));
     const patch: artists.ArtistUpdate = {};
     if (wanted.name !== undefined && wanted.name !== artist.name) patch.name = wanted.name;
     if (wanted.bio !== undefined && wanted.bio !== artist.bio) patch.bio = wanted.bio;
@@ -144,7 +147,7 @@ export async function deleteArtist(ctx: AuthedContext, artistId: string): Promis
   await ctx.db.transaction().execute(async (trx) => {
     const artist = await lockArtistOr404(trx, artistId);
     if (!isAdmin(ctx.actor)) throw new AppError('FORBIDDEN', 'Only admins may delete artists');
-    assertPrecondition(ctx, toArtist(artist));
+    assertPrecondition(ctx, artistSchema, toArtist(artist));
     if (!(await artists.deleteArtist(trx, artist.id))) throw new AppError('NOT_FOUND', 'Artist not found');
   });
 }

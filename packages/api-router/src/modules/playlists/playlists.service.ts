@@ -33,6 +33,7 @@ import {
   type Playlist,
   type PlaylistSongInput,
   type PlaylistSortField,
+  playlistSchema,
   type ReplacePlaylistInput,
   toPlaylist,
 } from './playlists.schema';
@@ -166,7 +167,7 @@ const sameOrder = (a: readonly string[], b: readonly string[]) =>
 export async function replacePlaylist(ctx: AuthedContext, input: ReplacePlaylistInput): Promise<Playlist> {
   const playlist = await withPlaylistLocked(ctx, input.playlistId, async (trx, current) => {
     const songIds = input.songIds === undefined ? undefined : await assertSongsExist(trx, input.songIds);
-    assertPrecondition(ctx, toPlaylist(current));
+    assertPrecondition(ctx, playlistSchema, toPlaylist(current));
     const fields = {
       name: input.name,
       description: input.description ?? null,
@@ -190,7 +191,7 @@ export async function replacePlaylist(ctx: AuthedContext, input: ReplacePlaylist
 /** The songs stay. */
 export async function deletePlaylist(ctx: AuthedContext, playlistId: string): Promise<void> {
   await withPlaylistLocked(ctx, playlistId, async (trx, current) => {
-    assertPrecondition(ctx, toPlaylist(current));
+    assertPrecondition(ctx, playlistSchema, toPlaylist(current));
     await playlists.deletePlaylist(trx, current.id);
   });
 }
@@ -214,7 +215,7 @@ export async function addSong(ctx: AuthedContext, input: AddPlaylistSongInput): 
   try {
     await withPlaylistLocked(ctx, input.playlistId, async (trx, current) => {
       const songId = await assertIdExists(input.songId, findSongs(trx), 'songId', 'song');
-      assertPrecondition(ctx, toPlaylist(current));
+      assertPrecondition(ctx, playlistSchema, toPlaylist(current));
       if (current.song_ids.includes(songId)) throw alreadyThere();
       if (current.song_ids.length >= MAX_PLAYLIST_SONGS) {
         throw new AppError('CONFLICT', `The playlist is full (at most ${MAX_PLAYLIST_SONGS} songs)`);
@@ -237,7 +238,7 @@ export async function removeSong(ctx: AuthedContext, input: PlaylistSongInput): 
     if (!current.song_ids.includes(input.songId)) {
       throw new AppError('NOT_FOUND', 'The song is not in this playlist');
     }
-    assertPrecondition(ctx, toPlaylist(current));
+    assertPrecondition(ctx, playlistSchema, toPlaylist(current));
     await playlists.removePlaylistSong(trx, { playlistId: current.id, songId: input.songId });
     await playlists.updatePlaylist(trx, current.id, {});
   });

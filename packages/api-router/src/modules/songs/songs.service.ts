@@ -16,6 +16,7 @@ import {
   type PatchSongInput,
   type Song,
   type SongSortField,
+  songSchema,
   toSong,
 } from './songs.schema';
 
@@ -172,7 +173,7 @@ export async function patchSong(ctx: AuthedContext, input: PatchSongInput): Prom
       artistIds = await assertArtistsExist(trx, input.artistIds);
       if (!isAdmin(ctx.actor)) assertIncludesOwn(artistIds, own);
     }
-    assertPrecondition(ctx, toSong(song));
+    assertPrecondition(ctx, songSchema, toSong(song));
     const patch = changedFields(song, input);
     const newArtists = artistIds && !sameIds(artistIds, song.artist_ids) ? artistIds : undefined;
     if (Object.keys(patch).length === 0 && newArtists === undefined) return song;
@@ -190,7 +191,7 @@ export async function deleteSong(ctx: AuthedContext, songId: string): Promise<vo
   await ctx.db.transaction().execute(async (trx) => {
     const song = await lockSongOr404(trx, songId);
     await assertMaySongWrite(ctx, trx, song);
-    assertPrecondition(ctx, toSong(song));
+    assertPrecondition(ctx, songSchema, toSong(song));
     if (!(await songs.deleteSong(trx, song.id))) throw new AppError('NOT_FOUND', 'Song not found');
   });
 }

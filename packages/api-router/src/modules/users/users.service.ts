@@ -11,6 +11,7 @@ import {
   type UpdateUserInput,
   type User,
   type UserSortField,
+  userSchema,
 } from './users.schema';
 
 const emailTaken = () => new AppError('CONFLICT', 'A user with this email already exists');
@@ -148,7 +149,7 @@ export async function updateUser(ctx: AuthedContext, input: UpdateUserInput): Pr
   return withUserLocked(ctx, seen.id, async (trx, row, admins) => {
     const role = input.role ?? row.role;
     assertMayTakeRole(ctx, row, role);
-    assertPrecondition(ctx, toUser(row));
+    assertPrecondition(ctx, userSchema, toUser(row));
     assertKeepsAnAdmin(row, role, admins);
     const passwordHash =
       row.password_hash === seen.password_hash
@@ -167,7 +168,7 @@ export async function updateUser(ctx: AuthedContext, input: UpdateUserInput): Pr
 export async function setRole(ctx: AuthedContext, input: SetRoleInput): Promise<User> {
   if (!isAdmin(ctx.actor)) throw new AppError('FORBIDDEN', 'Only an admin may change a role');
   return withUserLocked(ctx, input.userId, async (trx, row, admins) => {
-    assertPrecondition(ctx, toUser(row));
+    assertPrecondition(ctx, userSchema, toUser(row));
     assertKeepsAnAdmin(row, input.role, admins);
     return applyChanges(trx, row, { role: input.role });
   });
@@ -180,7 +181,7 @@ export async function setRole(ctx: AuthedContext, input: SetRoleInput): Promise<
 export async function deleteUser(ctx: AuthedContext, userId: string): Promise<void> {
   assertSelfOrAdmin(ctx.actor, userId);
   await withUserLocked(ctx, userId, async (trx, row, admins) => {
-    assertPrecondition(ctx, toUser(row));
+    assertPrecondition(ctx, userSchema, toUser(row));
     assertKeepsAnAdmin(row, null, admins);
     if (!(await users.deleteUser(trx, row.id))) throw notFound();
   });

@@ -14,8 +14,10 @@ function songFieldsOf({ id: _id, createdAt: _c, updatedAt: _u, ...fields }: type
 export const catalogueDocs: Record<string, OperationDoc> = {
   'artists.list': {
     description:
-      'Any signed-in caller. `search` matches a substring of the name, case-insensitively; `sort` ' +
-      'takes `name` and `createdAt` (default: by name).',
+      'Any signed-in caller. `search` matches a substring of the name, case-insensitively; `ids` ' +
+      'keeps only the artists it names (ids that name nothing are absent); filters combine. `sort` ' +
+      'takes `name` and `createdAt` (default: by name). A malformed id in `ids`, more than 100 ' +
+      'of them, or an unknown `sort` field is 400.',
     query: { search: 'engine', sort: 'name', page: 1, limit: 20 },
   },
   'artists.create': {
