@@ -1,6 +1,8 @@
 // `pnpm dev`: the API (watch mode, embedded database in ./.data, demo data) and the console
-// (next dev) together, with their output prefixed, and a note on where to sign in.
+// (next dev) together, with their output prefixed, and a note on where to sign in once both
+// answer.
 import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -16,11 +18,29 @@ const env = {
   API_URL: apiUrl,
   DATA_DIR: path.resolve(root, process.env.DATA_DIR ?? '.data'),
   SEED_DEMO_DATA: process.env.SEED_DEMO_DATA ?? 'true',
+  // Short lines for people; requests that went well only at LOG_LEVEL=debug.
+  LOG_FORMAT: process.env.LOG_FORMAT ?? 'pretty',
+  // Ctrl-C here means stop now: no readiness grace period as behind a load balancer.
+  SHUTDOWN_DELAY_SECONDS: process.env.SHUTDOWN_DELAY_SECONDS ?? '0',
+  NEXT_TELEMETRY_DISABLED: '1',
 };
 
+/** A package's own entry script, run with this node: no pnpm in between to report the exit. */
+const binOf = (workspace, specifier) =>
+  createRequire(path.join(root, workspace, 'package.json')).resolve(specifier);
+
 const children = [];
-function run(name, color, command, args, cwd) {
-  const child = spawn(command, args, { cwd: path.join(root, cwd), env, stdio: ['ignore', 'pipe', 'pipe'] });
+let stopping = false;
+
+function run(name, color, args, cwd) {
+  // Each child leads its own process group: Ctrl-C reaches this script only, which stops each
+  // group once (a second signal is what made tsx print its force-kill notice).
+  const child = spawn(process.execPath, args, {
+    cwd: path.join(root, cwd),
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   const prefix = `\x1b[${color}m${name.padEnd(4)}\x1b[0m │ `;
   for (const stream of [child.stdout, child.stderr]) {
     let buffered = '';
@@ -31,33 +51,77 @@ function run(name, color, command, args, cwd) {
       for (const line of lines) process.stdout.write(`${prefix}${line}\n`);
     });
   }
-  child.on('exit', (code) => {
-    process.stdout.write(`${prefix}exited (${code})\n`);
-    shutdown(code ?? 1);
+  child.on('exit', (code, signal) => {
+    if (stopping) return;
+    process.stdout.write(`${prefix}stopped (${signal ?? `exit code ${code}`}); stopping the other one\n`);
+    shutdown(code || 1);
   });
   children.push(child);
 }
 
-let stopping = false;
 function shutdown(code) {
   if (stopping) return;
   stopping = true;
-  for (const child of children) child.kill('SIGTERM');
-  setTimeout(() => process.exit(code), 1500).unref();
+  const running = children.filter((child) => child.exitCode === null && child.signalCode === null);
+  for (const child of running) {
+    try {
+      process.kill(-child.pid, 'SIGINT');
+    } catch {
+      // The group has already exited.
+    }
+  }
+  Promise.all(running.map((child) => new Promise((resolve) => child.once('exit', resolve)))).then(() => {
+    if (code === 0) process.stdout.write('\nStopped.\n');
+    process.exit(code);
+  });
+  // Whatever still runs after 5 s is ended.
+  setTimeout(() => {
+    for (const child of running) {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {}
+    }
+    process.exit(code);
+  }, 5000).unref();
 }
 process.on('SIGINT', () => shutdown(0));
 process.on('SIGTERM', () => shutdown(0));
 
-run('api', '36', 'pnpm', ['exec', 'tsx', 'watch', '--clear-screen=false', 'src/server.ts'], 'apps/api');
-run('web', '35', 'pnpm', ['run', 'dev'], 'apps/web');
+run(
+  'api',
+  '36',
+  [binOf('apps/api', 'tsx/cli'), 'watch', '--clear-screen=false', 'src/server.ts'],
+  'apps/api',
+);
+run(
+  'web',
+  '35',
+  [binOf('apps/web', 'next/dist/bin/next'), 'dev', '--hostname', '127.0.0.1', '--port', webPort],
+  'apps/web',
+);
 
-setTimeout(() => {
+/** Resolves once the URL answers below 500 (the console's first answer compiles the page). */
+async function answers(url) {
+  while (!stopping) {
+    try {
+      if ((await fetch(url, { signal: AbortSignal.timeout(60_000) })).status < 500) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+await Promise.all([answers(`${apiUrl}/v1/health`), answers(`http://127.0.0.1:${webPort}/sign-in`)]);
+if (!stopping) {
   process.stdout.write(`
+  Ready.
   Console   http://127.0.0.1:${webPort}
   API       ${apiUrl}/v1   (reference: ${apiUrl}/v1/docs)
   Sign in   admin@example.com / admin-password      (admin)
             artist@example.com / artist-password    (artist)
             listener@example.com / listener-password (listener)
   Data      ${env.DATA_DIR} (embedded PostgreSQL; delete it to start over)
+  Stop      Ctrl-C
 `);
-}, 4000).unref();
+}

@@ -46,6 +46,8 @@ const schema = z.object({
   /** Every connection this instance opens to DATABASE_URL, in total. */
   DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  /** `json` lines (default) or `pretty` ones for people (`pnpm dev` sets it). */
+  LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),
   /** `loopback`, `none`, or comma-separated addresses and CIDR ranges of trusted proxies. */
   TRUST_PROXY: z.string().default('loopback'),
   /** Comma-separated exact origins browsers may call `/v1` from (CORS); none by default. */

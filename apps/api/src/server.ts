@@ -41,7 +41,7 @@ function openDatabase(env: Env, log: ReturnType<typeof createLogger>): Promise<D
 
 /** Starts the API: database, migrations (under a lock), bootstrap admin, HTTP listener. */
 export async function startServer(env: Env, injected?: { database?: Database }): Promise<RunningServer> {
-  const log = createLogger(env.LOG_LEVEL);
+  const log = createLogger(env.LOG_LEVEL, env.LOG_FORMAT);
   const database = injected?.database ?? (await openDatabase(env, log));
   if (!injected?.database) {
     try {
@@ -110,7 +110,7 @@ export async function startServer(env: Env, injected?: { database?: Database }):
       const started = process.hrtime.bigint();
       const requestId = requestIdOf(req, uuidv7);
       res.on('finish', () => {
-        log.info('request', {
+        log.request({
           method: req.method,
           path: req.url?.split('?')[0],
           status: res.statusCode,
@@ -175,7 +175,7 @@ function logMigrations(log: ReturnType<typeof createLogger>, report: MigrationRe
 
 /** `pnpm migrate`: applies pending migrations on DATABASE_DIRECT_URL (or DATABASE_URL) and exits. */
 async function migrateOnly(env: Env): Promise<void> {
-  const log = createLogger(env.LOG_LEVEL);
+  const log = createLogger(env.LOG_LEVEL, env.LOG_FORMAT);
   const database = await openDatabase(env, log);
   try {
     const report = await database.migrate();
@@ -190,7 +190,7 @@ async function main(args: string[]) {
   const env = loadEnv();
   if (args[0] === 'migrate') return migrateOnly(env);
   if (args.length > 0) throw new Error(`unknown argument ${args[0]} (the only one is \`migrate\`)`);
-  const log = createLogger(env.LOG_LEVEL);
+  const log = createLogger(env.LOG_LEVEL, env.LOG_FORMAT);
   if (env.DATABASE_URL && env.jwtSecretSource === 'generated') {
     log.warn(
       "JWT_SECRET is not set: signing with the key kept in DATA_DIR; instances that do not share that folder refuse each other's tokens",

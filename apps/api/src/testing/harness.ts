@@ -18,6 +18,7 @@ export function testEnv(overrides: Partial<Env> = {}): Env {
     LOGIN_MAX_FAILURES_PER_ADDRESS: 100,
     DB_POOL_MAX: 5,
     LOG_LEVEL: 'silent',
+    LOG_FORMAT: 'json',
     TRUST_PROXY: 'loopback',
     CORS_ORIGINS: '',
     SEED_DEMO_DATA: 'false',
