@@ -29,7 +29,17 @@ export default defineConfig({
     trace: 'retain-on-failure',
     launchOptions: systemChromium ? { executablePath: systemChromium } : {},
   },
-  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
+  // The journeys (console, session) tell one story on the fresh database and count what they
+  // made; the feature specs run after them and make records of their own, with unique names.
+  projects: [
+    { name: 'journeys', testMatch: /(console|session)\.spec\.ts$/, use: { ...devices['Desktop Chrome'] } },
+    {
+      name: 'features',
+      testIgnore: /(console|session)\.spec\.ts$/,
+      dependencies: ['journeys'],
+      use: { ...devices['Desktop Chrome'] },
+    },
+  ],
   webServer: [
     {
       command: 'node e2e/start-api.mjs',

@@ -68,7 +68,7 @@ export async function createSong(page: Page, title: string, artist: string, dura
   await dialog.getByLabel('Length').fill(duration);
   await dialog.getByLabel('Release year').fill('2024');
   await dialog.getByLabel('Search artists for Artists').fill(artist.split(' ')[0]!);
-  await dialog.getByRole('button', { name: artist, exact: true }).click();
+  await dialog.getByRole('option', { name: artist, exact: true }).click();
   await expect(dialog.getByRole('button', { name: `Remove ${artist}` })).toBeVisible();
   await dialog.getByRole('button', { name: 'Create song' }).click();
   await expect(dialog).toBeHidden();

@@ -17,6 +17,6 @@ export function proxy(req: NextRequest) {
 }
 
 export const config = {
-  // Every page but sign-in; not the console's API routes, Next's assets or the icon.
-  matcher: ['/((?!api/|_next/|sign-in|favicon.ico|icon.svg).*)'],
+  // Every page but sign-in and sign-up; not the console's API routes, Next's assets or the icon.
+  matcher: ['/((?!api/|_next/|sign-in|sign-up|favicon.ico|icon.svg).*)'],
 };

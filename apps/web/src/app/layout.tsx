@@ -3,8 +3,8 @@ import type { ReactNode } from 'react';
 import { Providers } from './providers';
 import './globals.css';
 
+// No title here: every page renders its own <PageTitle> (components/page-title.tsx says why).
 export const metadata: Metadata = {
-  title: { default: 'Music Catalogue', template: '%s · Music Catalogue' },
   description: 'The console of the music catalogue service',
 };
 

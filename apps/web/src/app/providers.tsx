@@ -37,7 +37,20 @@ export function Providers({ children }: { children: ReactNode }) {
   const [client] = useState(() =>
     // No batching: each call is one request, as the API serves them (it refuses batches). A 401
     // is answered by one refresh for the whole browser, then one retry (session-refresh.ts).
-    trpc.createClient({ links: [httpLink({ url: '/api/trpc', fetch: browserSessionFetch() })] }),
+    // A write given `context: { ifMatch }` (an edit form's tag of the record it opened) sends it
+    // as If-Match, so a record changed meanwhile is refused (412) rather than overwritten.
+    trpc.createClient({
+      links: [
+        httpLink({
+          url: '/api/trpc',
+          fetch: browserSessionFetch(),
+          headers: ({ op }) => {
+            const ifMatch = op.context.ifMatch;
+            return typeof ifMatch === 'string' ? { 'if-match': ifMatch } : {};
+          },
+        }),
+      ],
+    }),
   );
   return (
     <trpc.Provider client={client} queryClient={queryClient}>

@@ -22,24 +22,32 @@ export function ArtistForm({
     await utils.artists.list.invalidate();
     onSaved(result);
   };
-  const { values, field, mutation, save } = useSave(
+  const { field, mutation, save } = useSave(
     { name: artist?.name ?? '', bio: artist?.bio ?? '', userId: artist?.userId ?? '' },
     artist && { artistId: artist.id },
     { schema: createArtistInput, mutation: trpc.artists.create.useMutation({ onSuccess: saved }) },
     { schema: replaceArtistInput, mutation: trpc.artists.replace.useMutation({ onSuccess: saved }) },
+    {
+      payload: (values) => ({
+        name: values.name,
+        bio: orNull(values.bio),
+        // Non-admins may not touch the link: leave it out and the API keeps it.
+        ...(isAdmin ? { userId: values.userId || null } : {}),
+      }),
+      nouns: { name: 'a name', userId: 'an account' },
+    },
   );
-  // Non-admins may not touch the link: leave it out and the API keeps it.
-  const link = isAdmin ? { userId: values.userId || null } : {};
 
   return (
     <DialogForm
-      onSubmit={() => save({ name: values.name, bio: orNull(values.bio), ...link })}
+      onSubmit={save}
       mutation={mutation}
       submitLabel={artist ? 'Save artist' : 'Create artist'}
       onCancel={onCancel}
+      requiredNote
     >
       <TextInput label="Name" {...field('name')} />
-      <TextArea label="Biography" {...field('bio')} hint="Up to 2000 characters" />
+      <TextArea label="Biography" {...field('bio')} />
       {isAdmin && (
         <Select
           label="Managed by account"

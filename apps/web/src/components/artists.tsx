@@ -1,19 +1,39 @@
 'use client';
 
-import { useId, useState } from 'react';
+import Link from 'next/link';
+import { Fragment, useId, useRef, useState } from 'react';
+import { Combobox, type ComboboxOption } from '@/components/combobox';
 import { useMe } from '@/components/session';
-import { Button, useDebounced } from '@/components/ui';
+import { useDebounced } from '@/components/ui';
 import { trpc } from '@/lib/trpc';
 
-/** Names for artist ids (songs carry ids only); each artist is fetched once and cached. */
+/** The name shown for an artist that is gone (deleted since the song was read). */
+const UNKNOWN_ARTIST = 'Unknown artist';
+
+/** As many ids as one `artists.list` call takes (its `ids` filter, and its page size). */
+const IDS_PER_CALL = 100;
+
+/**
+ * Names for artist ids (songs carry ids only): one `artists.list` call by `ids` for up to 100
+ * artists, so a page of songs costs one call for all its artists, not one per artist. Call it
+ * once per page with every id on it, and hand the names to the rows (ArtistNameList).
+ */
 export function useArtistNames(ids: readonly string[]): Map<string, string> {
-  const unique = [...new Set(ids)];
+  const unique = [...new Set(ids)].sort();
+  const chunks: string[][] = [];
+  for (let i = 0; i < unique.length; i += IDS_PER_CALL) chunks.push(unique.slice(i, i + IDS_PER_CALL));
   const results = trpc.useQueries((t) =>
-    unique.map((artistId) => t.artists.get({ artistId }, { staleTime: 300_000 })),
+    chunks.map((chunk) =>
+      t.artists.list({ ids: chunk.join(','), limit: IDS_PER_CALL }, { staleTime: 300_000 }),
+    ),
   );
   const names = new Map<string, string>();
   results.forEach((result, i) => {
-    names.set(unique[i]!, result.data?.name ?? (result.isError ? 'Unknown artist' : '…'));
+    const found = new Map(result.data?.data.map((artist) => [artist.id, artist.name]));
+    for (const id of chunks[i]!) {
+      // Answered without it: the artist is gone (deleted since the song was read).
+      names.set(id, found.get(id) ?? (result.isError || result.data ? UNKNOWN_ARTIST : '…'));
+    }
   });
   return names;
 }
@@ -27,15 +47,41 @@ export function useOwnArtists() {
   );
 }
 
+/** A record's artists by name, fetched here: for a single record (a song's page). */
 export function ArtistNames({ ids }: { ids: readonly string[] }) {
-  const names = useArtistNames(ids);
-  if (ids.length === 0) return <span className="muted">—</span>;
-  return <>{ids.map((id) => names.get(id)).join(', ')}</>;
+  return <ArtistNameList ids={ids} names={useArtistNames(ids)} />;
 }
 
 /**
- * Pick artists by searching their names: chosen ones are listed (in order) with a remove
- * button each; matches are buttons. Keyboard: type, Tab to a match, Enter.
+ * A row's artists by name, from the names its page fetched for all its rows at once. For an
+ * admin each name links to the artist's page; others see plain names, as an artist's page is
+ * for admins and the artist's own account (its menu has no list of artists for anyone else).
+ */
+export function ArtistNameList({ ids, names }: { ids: readonly string[]; names: Map<string, string> }) {
+  const me = useMe();
+  if (ids.length === 0) return <span className="muted">—</span>;
+  if (me.role !== 'admin') return <>{ids.map((id) => names.get(id) ?? '…').join(', ')}</>;
+  return (
+    <>
+      {ids.map((id, i) => {
+        const name = names.get(id);
+        // A name on its way ('…', undefined) or an artist gone since ('Unknown artist') has no page.
+        const known = name !== undefined && name !== '…' && name !== UNKNOWN_ARTIST;
+        return (
+          <Fragment key={id}>
+            {i > 0 && ', '}
+            {known ? <Link href={`/artists/${id}`}>{name}</Link> : (name ?? '…')}
+          </Fragment>
+        );
+      })}
+    </>
+  );
+}
+
+/**
+ * Pick artists by searching their names: chosen ones are listed (in order) with a remove button
+ * each; matches are suggested in a combobox (Down/Up, Enter; see Combobox), where the ones
+ * already chosen are listed but cannot be chosen again.
  */
 export function ArtistPicker({
   label,
@@ -53,13 +99,34 @@ export function ArtistPicker({
   hint?: string;
 }) {
   const id = useId();
+  const input = useRef<HTMLInputElement>(null);
   const [search, setSearch] = useState('');
   const term = useDebounced(search.trim(), 200);
   const names = useArtistNames(value);
   const matches = trpc.artists.list.useQuery({ search: term, limit: 8 }, { enabled: term.length > 0 });
+  // Only the answer for what is typed now: while the debounce runs, the last answer would be stale.
+  const settled = term !== '' && term === search.trim();
+  const current = settled ? matches.data?.data : undefined;
+  const options: ComboboxOption[] = (current ?? []).map((artist) => {
+    const chosen = value.includes(artist.id);
+    return { id: artist.id, label: artist.name, disabled: chosen, ...(chosen ? { note: '(chosen)' } : {}) };
+  });
+  const status =
+    settled && matches.isError
+      ? 'The search for artists failed. Type again to retry.'
+      : !current
+        ? 'Searching…'
+        : options.length === 0
+          ? `No artist matches “${term}”.`
+          : `${options.length} ${options.length === 1 ? 'artist' : 'artists'} found.`;
   const choose = (artistId: string) => {
     onChange(single ? [artistId] : [...value, artistId]);
     setSearch('');
+  };
+  const remove = (artistId: string) => {
+    onChange(value.filter((v) => v !== artistId));
+    // Its button is gone with it: the focus goes back to the search, not to <body>.
+    input.current?.focus();
   };
   return (
     <fieldset
@@ -75,7 +142,7 @@ export function ArtistPicker({
               <button
                 type="button"
                 aria-label={`Remove ${names.get(artistId)}`}
-                onClick={() => onChange(value.filter((v) => v !== artistId))}
+                onClick={() => remove(artistId)}
               >
                 ×
               </button>
@@ -83,46 +150,18 @@ export function ArtistPicker({
           ))}
         </ul>
       )}
-      <label htmlFor={id} className="sr-only">
-        Search artists for {label}
-      </label>
-      <input
-        id={id}
-        type="search"
+      <Combobox
+        label={`Search artists for ${label}`}
+        listLabel={`Matching artists: ${label}`}
+        text={search}
+        onTextChange={setSearch}
+        options={options}
+        status={status}
+        onChoose={choose}
         placeholder="Type an artist’s name…"
-        value={search}
         maxLength={200}
-        onChange={(e) => setSearch(e.target.value)}
-        onKeyDown={(e) => {
-          const first = matches.data?.data.find((a) => !value.includes(a.id));
-          if (e.key === 'Enter') {
-            e.preventDefault();
-            if (first) choose(first.id);
-          }
-        }}
+        inputRef={input}
       />
-      {term && (
-        <ul className="matches" aria-live="polite">
-          {matches.isPending ? (
-            <li className="muted">Searching…</li>
-          ) : matches.data?.data.length === 0 ? (
-            <li className="muted">No artist matches “{term}”.</li>
-          ) : (
-            matches.data?.data.map((artist) => (
-              <li key={artist.id}>
-                <Button
-                  variant="ghost"
-                  disabled={value.includes(artist.id)}
-                  onClick={() => choose(artist.id)}
-                >
-                  {artist.name}
-                  {value.includes(artist.id) ? ' (chosen)' : ''}
-                </Button>
-              </li>
-            ))
-          )}
-        </ul>
-      )}
       {hint && <p className="field-hint">{hint}</p>}
       {error && (
         <p className="field-error" id={`${id}-error`}>

@@ -1,12 +1,15 @@
 'use client';
 
 import { type ReactNode, useState } from 'react';
-import { ConfirmDialog } from '@/components/ui';
+import { ConfirmDialog } from '@/components/dialog';
+import { doneMessage, useToast } from '@/components/toast';
 
 /** A delete mutation as tRPC's useMutation gives it. */
 interface DeleteMutation<I> {
-  // A method, so tRPC's mutate (which takes the procedure's input, and options) fits.
-  mutate(input: I, options?: { onSuccess?: () => void }): void;
+  // A method, so tRPC's mutateAsync (which takes the procedure's input, and options) fits. Its
+  // promise settles even when the page is gone by then (one that navigates away on success),
+  // unlike mutate's own callbacks, so the confirmation is never lost.
+  mutateAsync(input: I): Promise<unknown>;
   reset(): void;
   isPending: boolean;
   error: unknown;
@@ -15,8 +18,8 @@ interface DeleteMutation<I> {
 /**
  * Delete with a confirmation: `ask(record)` opens a dialog titled `title` (also its confirm
  * button's label) that says `body(record)`; confirming sends `input(record)` to `mutation`, and
- * the dialog closes once it succeeds. Each ask starts without the last attempt's error. Render
- * `dialog` once in the page.
+ * the dialog closes once it succeeds, and a toast says "Deleted “name”." (the record's title, name
+ * or username). Each ask starts without the last attempt's error. Render `dialog` once in the page.
  */
 export function useConfirmDelete<R, I>(
   mutation: DeleteMutation<I>,
@@ -24,6 +27,17 @@ export function useConfirmDelete<R, I>(
 ) {
   const [record, setRecord] = useState<{ current: R } | null>(null);
   const close = () => setRecord(null);
+  const notify = useToast();
+  const confirm = (current: R) => {
+    void mutation.mutateAsync(input(current)).then(
+      () => {
+        close();
+        notify(doneMessage('Deleted', current));
+      },
+      // The refusal is shown in the dialog, from `mutation.error`.
+      () => {},
+    );
+  };
   return {
     ask(current: R) {
       mutation.reset();
@@ -37,7 +51,7 @@ export function useConfirmDelete<R, I>(
         confirmLabel={title}
         busy={mutation.isPending}
         error={mutation.error}
-        onConfirm={() => record && mutation.mutate(input(record.current), { onSuccess: close })}
+        onConfirm={() => record && confirm(record.current)}
         onClose={close}
       />
     ),

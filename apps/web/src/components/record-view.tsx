@@ -1,7 +1,7 @@
 'use client';
 
 import Link from 'next/link';
-import type { ReactNode } from 'react';
+import { Fragment, type ReactNode } from 'react';
 import { QueryView } from '@/components/ui';
 
 /** One record's page: loading, or why it cannot be shown with a way back, or the record. */
@@ -18,5 +18,27 @@ export function RecordView<T>({
     <QueryView query={query} failed={<Link href={back.href}>{back.label}</Link>}>
       {children}
     </QueryView>
+  );
+}
+
+/** A value the record does not have, shown as the console's tables show it. */
+export function NoValue() {
+  return <span className="muted">—</span>;
+}
+
+/**
+ * A record's facts as a list of terms: each label with its value, or a dash when the record has
+ * none (null or empty text), so every reader sees every field, whether or not they may edit it.
+ */
+export function Facts({ facts }: { facts: Array<[label: string, value: ReactNode]> }) {
+  return (
+    <dl className="facts">
+      {facts.map(([label, value]) => (
+        <Fragment key={label}>
+          <dt>{label}</dt>
+          <dd>{value === null || value === undefined || value === '' ? <NoValue /> : value}</dd>
+        </Fragment>
+      ))}
+    </dl>
   );
 }

@@ -3,8 +3,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
-import { type ReactNode, useState } from 'react';
-import { SessionProvider } from '@/components/session';
+import { type ReactNode, useState, useSyncExternalStore } from 'react';
+import { SessionProvider, useRoleChange } from '@/components/session';
 import { Button, ErrorNotice, Loading } from '@/components/ui';
 import { type Role, trpc } from '@/lib/trpc';
 
@@ -18,12 +18,30 @@ const NAV: Array<{ href: string; label: string; roles: Role[] }> = [
 
 const ROLE_NAMES: Record<Role, string> = { admin: 'Admin', artist: 'Artist', user: 'Listener' };
 
+/** The stylesheet's phone width (globals.css), where the main menu folds behind its toggle. */
+const PHONE = '(max-width: 720px)';
+
+function usePhone(): boolean {
+  return useSyncExternalStore(
+    (changed) => {
+      const query = window.matchMedia(PHONE);
+      query.addEventListener('change', changed);
+      return () => query.removeEventListener('change', changed);
+    },
+    () => window.matchMedia(PHONE).matches,
+    () => false,
+  );
+}
+
 export function Shell({ children }: { children: ReactNode }) {
   const me = trpc.auth.me.useQuery(undefined, { staleTime: 60_000 });
   const pathname = usePathname();
   const queryClient = useQueryClient();
   const [signingOut, setSigningOut] = useState(false);
   const [menuOpen, setMenuOpen] = useState(false);
+  const leaving = useRoleChange(me.data?.role);
+  // The account's link: beside the name, or in the menu where the menu folds (phones).
+  const phone = usePhone();
 
   async function signOut() {
     setSigningOut(true);
@@ -77,19 +95,33 @@ export function Shell({ children }: { children: ReactNode }) {
               {item.label}
             </Link>
           ))}
+          {phone && (
+            <Link
+              href="/account"
+              aria-current={pathname === '/account' ? 'page' : undefined}
+              onClick={() => setMenuOpen(false)}
+            >
+              My account
+            </Link>
+          )}
         </nav>
         <div className="whoami">
           <span>
             <span className="whoami-name">{user.username}</span>{' '}
             <span className={`badge badge-${user.role}`}>{ROLE_NAMES[user.role]}</span>
           </span>
+          {!phone && (
+            <Link href="/account" aria-current={pathname === '/account' ? 'page' : undefined}>
+              My account
+            </Link>
+          )}
           <Button variant="ghost" onClick={signOut} busy={signingOut}>
             Sign out
           </Button>
         </div>
       </header>
       <main id="main" className="page">
-        {children}
+        {leaving ? <Loading label="Your role has changed. Opening your start page…" /> : children}
       </main>
     </SessionProvider>
   );

@@ -2,13 +2,46 @@
 
 import { createSongInput, patchSongInput } from '@music/api-router/schemas';
 import { ArtistPicker } from '@/components/artists';
+import { type ConflictField, ConflictNotice, useEditConflict } from '@/components/conflict-notice';
 import { DialogForm, type RecordFormProps } from '@/components/dialog-form';
 import { TextInput } from '@/components/ui';
 import { orNull, useSave } from '@/lib/form';
-import { formatDuration, parseDuration } from '@/lib/format';
+import { formatDuration, readDuration } from '@/lib/format';
 import { type Song, trpc } from '@/lib/trpc';
+import { fieldRules } from '@/lib/validation-words';
 
-/** Create or edit a song; validated with the procedures' own schemas, server errors beside fields. */
+// A year as typed has at most as many digits as the schema's latest year (9999).
+const LATEST_YEAR = fieldRules(createSongInput, 'releaseYear').max;
+const YEAR_DIGITS = LATEST_YEAR === undefined ? undefined : String(LATEST_YEAR).length;
+
+const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
+/** What the conflict notice compares: the fields of this form, in its order. */
+const SONG_FIELDS: readonly ConflictField<Song>[] = [
+  { label: 'Title', value: (s) => s.title },
+  { label: 'Album', value: (s) => s.album },
+  { label: 'Genre', value: (s) => s.genre },
+  { label: 'Length', value: (s) => s.duration, show: (seconds: number) => formatDuration(seconds) },
+  { label: 'Release year', value: (s) => s.releaseYear },
+  { label: 'Artists', value: (s) => s.artistIds, show: (ids: string[]) => plural(ids.length, 'artist') },
+];
+
+function valuesOf(song: Song | null, defaultArtistIds: string[]) {
+  return {
+    title: song?.title ?? '',
+    album: song?.album ?? '',
+    genre: song?.genre ?? '',
+    duration: song ? formatDuration(song.duration) : '',
+    releaseYear: song?.releaseYear ? String(song.releaseYear) : '',
+    artistIds: song?.artistIds ?? defaultArtistIds,
+  };
+}
+
+/**
+ * Create or edit a song; validated with the procedures' own schemas, server errors beside fields.
+ * An edit is sent with If-Match: when someone saved the song meanwhile, the form says what they
+ * changed and lets the user take their version or save over it.
+ */
 export function SongForm({
   song,
   defaultArtistIds = [],
@@ -16,62 +49,95 @@ export function SongForm({
   onCancel,
 }: RecordFormProps<Song> & { song: Song | null; defaultArtistIds?: string[] }) {
   const utils = trpc.useUtils();
+  const lock = useEditConflict(
+    song,
+    () => utils.client.songs.get.query({ songId: song?.id ?? '' }),
+    SONG_FIELDS,
+  );
   const saved = async (result: Song) => {
+    lock.saved(result);
     await Promise.all([utils.songs.list.invalidate(), utils.artists.songs.invalidate()]);
     utils.songs.get.setData({ songId: result.id }, result);
     onSaved(result);
   };
-  const { values, setValues, field, errorOf, setFields, mutation, save } = useSave(
-    {
-      title: song?.title ?? '',
-      album: song?.album ?? '',
-      genre: song?.genre ?? '',
-      duration: song ? formatDuration(song.duration) : '',
-      releaseYear: song?.releaseYear ? String(song.releaseYear) : '',
-      artistIds: song?.artistIds ?? defaultArtistIds,
-    },
+  const update = trpc.songs.update.useMutation({
+    onSuccess: saved,
+    onError: lock.onError,
+    trpc: { context: lock.context },
+  });
+  const { values, setValues, field, errorOf, mutation, save } = useSave(
+    valuesOf(song, defaultArtistIds),
     song && { songId: song.id },
     { schema: createSongInput, mutation: trpc.songs.create.useMutation({ onSuccess: saved }) },
-    { schema: patchSongInput, mutation: trpc.songs.update.useMutation({ onSuccess: saved }) },
+    { schema: patchSongInput, mutation: update },
+    {
+      payload: (v) => {
+        const length = readDuration(v.duration);
+        return {
+          title: v.title,
+          album: orNull(v.album),
+          genre: orNull(v.genre),
+          // An unreadable length is sent to the schema as NaN, which it refuses, so nothing is saved.
+          duration: length.ok ? length.seconds : Number.NaN,
+          releaseYear: v.releaseYear.trim() === '' ? null : Number(v.releaseYear),
+          artistIds: v.artistIds,
+        };
+      },
+      // The schema would only say "expected number": say what is wrong with the length instead.
+      refine: (v): Record<string, string> => {
+        const length = readDuration(v.duration);
+        return length.ok ? {} : { duration: length.error };
+      },
+      nouns: { title: 'a title' },
+    },
   );
-
-  function submit() {
-    const payload = {
-      title: values.title,
-      album: orNull(values.album),
-      genre: orNull(values.genre),
-      duration: parseDuration(values.duration),
-      releaseYear: values.releaseYear.trim() === '' ? null : Number(values.releaseYear),
-      artistIds: values.artistIds,
-    };
-    save(payload);
-    // An unreadable length is NaN, which the schema refuses; say how to write one.
-    if (Number.isNaN(payload.duration)) {
-      setFields((fields) => ({ ...fields, duration: 'Use minutes:seconds (3:25) or seconds (205)' }));
-    }
-  }
 
   return (
     <DialogForm
-      onSubmit={submit}
-      mutation={mutation}
+      onSubmit={save}
+      mutation={lock.hidesError ? { ...mutation, error: null } : mutation}
       submitLabel={song ? 'Save song' : 'Create song'}
       onCancel={onCancel}
+      requiredNote
     >
+      {lock.conflict && (
+        <ConflictNotice
+          noun="song"
+          changes={lock.conflict.changes}
+          busy={mutation.isPending}
+          onReload={() => {
+            const current = lock.reload();
+            if (!current) return;
+            update.reset();
+            setValues(valuesOf(current, defaultArtistIds));
+            utils.songs.get.setData({ songId: current.id }, current);
+            void utils.songs.list.invalidate();
+          }}
+          onOverwrite={() => {
+            lock.overwrite();
+            save();
+          }}
+        />
+      )}
       <TextInput label="Title" {...field('title')} />
       <div className="grid-2">
         <TextInput label="Album" {...field('album')} />
         <TextInput label="Genre" {...field('genre')} />
       </div>
       <div className="grid-2">
+        {/* No numeric keyboard: on phones it has no colon. */}
         <TextInput
           label="Length"
-          inputMode="numeric"
           placeholder="3:25"
           {...field('duration')}
-          hint="minutes:seconds, or seconds"
+          hint="minutes:seconds (3:25), hours:minutes:seconds, or seconds"
         />
-        <TextInput label="Release year" inputMode="numeric" {...field('releaseYear')} />
+        <TextInput
+          label="Release year"
+          inputMode="numeric"
+          {...field('releaseYear')}
+          maxLength={YEAR_DIGITS}
+        />
       </div>
       <ArtistPicker
         label="Artists"

@@ -1,13 +1,16 @@
 'use client';
 
 import { type ReactNode, useState } from 'react';
+import { useArtistNames } from '@/components/artists';
+import { SearchingStatus } from '@/components/paged-table';
 import { Button, Empty, ErrorNotice, Loading, SearchBox, useDebounced } from '@/components/ui';
 import { type Song, trpc } from '@/lib/trpc';
 
 /**
  * A search of the catalogue's songs as the user types, each match a row drawn by `children`
  * (the song with its action: link it to an artist, add it to a playlist). `error` is the
- * action's own failure, shown above the matches.
+ * action's own failure, shown above the matches. While a changed search is on its way, the last
+ * matches stay, marked busy, under "Searching…".
  */
 export function SongSearch({
   label,
@@ -18,11 +21,17 @@ export function SongSearch({
   label: string;
   limit: number;
   error: unknown;
-  children: (song: Song) => ReactNode;
+  /** A match's row; `artistNames` holds the names of every match's artists, fetched at once. */
+  children: (song: Song, artistNames: Map<string, string>) => ReactNode;
 }) {
   const [search, setSearch] = useState('');
   const term = useDebounced(search.trim());
-  const matches = trpc.songs.list.useQuery({ search: term, limit }, { enabled: term.length > 0 });
+  const matches = trpc.songs.list.useQuery(
+    { search: term, limit },
+    { enabled: term.length > 0, placeholderData: (previous) => previous },
+  );
+  const searching = matches.isPlaceholderData;
+  const artistNames = useArtistNames(matches.data?.data.flatMap((song) => song.artistIds) ?? []);
   return (
     <>
       <SearchBox label={label} value={search} onChange={setSearch} />
@@ -32,16 +41,21 @@ export function SongSearch({
           <Loading label="Searching…" />
         ) : matches.isError ? (
           <ErrorNotice error={matches.error} />
-        ) : matches.data.data.length === 0 ? (
-          <Empty>No song matches “{term}”.</Empty>
         ) : (
-          <ul className="rows">
-            {matches.data.data.map((song) => (
-              <li key={song.id} className="row">
-                {children(song)}
-              </li>
-            ))}
-          </ul>
+          <>
+            <SearchingStatus busy={searching} />
+            {matches.data.data.length === 0 ? (
+              !searching && <Empty>No song matches “{term}”.</Empty>
+            ) : (
+              <ul className="rows" aria-busy={searching || undefined}>
+                {matches.data.data.map((song) => (
+                  <li key={song.id} className="row">
+                    {children(song, artistNames)}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </>
         ))}
     </>
   );

@@ -4,14 +4,15 @@ import {
   type ButtonHTMLAttributes,
   type InputHTMLAttributes,
   type ReactNode,
+  type Ref,
   type SelectHTMLAttributes,
   type TextareaHTMLAttributes,
   useEffect,
   useId,
-  useRef,
   useState,
 } from 'react';
 import { describeError } from '@/lib/errors';
+import { charactersLeft } from '@/lib/validation-words';
 
 export { formatDate, formatDuration } from '@/lib/format';
 
@@ -24,46 +25,72 @@ export function Button({
   variant?: 'primary' | 'secondary' | 'danger' | 'ghost';
   busy?: boolean;
 }) {
+  // A busy button stays enabled (aria-disabled) and ignores clicks: disabling it would take the
+  // focus away from it (to <body>), so a keyboard user would lose their place on every save.
   return (
     <button
       type="button"
       {...props}
       className={`btn btn-${variant} ${props.className ?? ''}`}
-      disabled={props.disabled || busy}
+      aria-disabled={busy || undefined}
       aria-busy={busy || undefined}
+      onClick={(event) => {
+        // A cancelled click also cancels the form submission a submit button would start.
+        if (busy) event.preventDefault();
+        else props.onClick?.(event);
+      }}
     >
       {children}
     </button>
   );
 }
 
-/** What a labelled control hands its element: its id, and the ids of its hint and error. */
+/** What a labelled control hands its element: its id, the ids of its hints and error, `required`. */
 interface ControlProps {
   id: string;
   'aria-describedby': string | undefined;
   'aria-invalid': true | undefined;
+  'aria-required': true | undefined;
 }
 
 interface FieldProps {
   label: string;
   error?: string | undefined;
   hint?: string | undefined;
+  /** Marks the label with "*" (hidden from screen readers, which hear the control's `required`). */
+  required?: boolean | undefined;
+  /** A counter such as "1990 characters left", described with the hint. */
+  counter?: string | undefined;
   children: (control: ControlProps) => ReactNode;
 }
 
 /** A labelled control with its hint and its error (client-side or the server's 422) beside it. */
-export function Field({ label, error, hint, children }: FieldProps) {
+export function Field({ label, error, hint, required, counter, children }: FieldProps) {
   const id = useId();
   const hintId = hint ? `${id}-hint` : undefined;
+  const counterId = counter ? `${id}-counter` : undefined;
   const errorId = error ? `${id}-error` : undefined;
-  const describedBy = [hintId, errorId].filter(Boolean).join(' ') || undefined;
+  const describedBy = [hintId, counterId, errorId].filter(Boolean).join(' ') || undefined;
   return (
     <div className={`field ${error ? 'field-invalid' : ''}`}>
-      <label htmlFor={id}>{label}</label>
-      {children({ id, 'aria-describedby': describedBy, 'aria-invalid': error ? true : undefined })}
+      <label htmlFor={id}>
+        {label}
+        {required && <span aria-hidden="true"> *</span>}
+      </label>
+      {children({
+        id,
+        'aria-describedby': describedBy,
+        'aria-invalid': error ? true : undefined,
+        'aria-required': required ? true : undefined,
+      })}
       {hint && (
         <p className="field-hint" id={hintId}>
           {hint}
+        </p>
+      )}
+      {counter && (
+        <p className="field-hint" id={counterId}>
+          {counter}
         </p>
       )}
       {error && (
@@ -72,6 +99,15 @@ export function Field({ label, error, hint, children }: FieldProps) {
         </p>
       )}
     </div>
+  );
+}
+
+/** The one note of a form with fields marked "*" (Field's `required`). */
+export function RequiredNote({ ref }: { ref?: Ref<HTMLParagraphElement> }) {
+  return (
+    <p className="field-hint" ref={ref}>
+      Fields marked * are required.
+    </p>
   );
 }
 
@@ -84,16 +120,22 @@ type Labelled<Attributes> = Omit<Attributes, 'id'> & {
 
 type ControlAttributes<Attributes> = Omit<Labelled<Attributes>, 'label' | 'error' | 'hint'>;
 
-/** A control in its Field: `render` draws the element from the field's ids and its own attributes. */
-function LabelledControl<Attributes>({
+/**
+ * A control in its Field: `render` draws the element from the field's ids and its own attributes
+ * (`required` marks the label too).
+ */
+function LabelledControl<Attributes extends { required?: boolean | undefined }>({
   props: { label, error, hint, ...attributes },
+  counter,
   render,
 }: {
   props: Labelled<Attributes>;
+  counter?: string | undefined;
   render: (control: ControlProps, attributes: ControlAttributes<Attributes>) => ReactNode;
 }) {
+  const { required } = attributes as { required?: boolean | undefined };
   return (
-    <Field label={label} error={error} hint={hint}>
+    <Field label={label} error={error} hint={hint} required={required} counter={counter}>
       {(control) => render(control, attributes)}
     </Field>
   );
@@ -103,9 +145,19 @@ export function TextInput(props: Labelled<InputHTMLAttributes<HTMLInputElement>>
   return <LabelledControl props={props} render={(control, rest) => <input {...control} {...rest} />} />;
 }
 
+/** A text area; with a `maxLength`, a counter of the characters left below it. */
 export function TextArea(props: Labelled<TextareaHTMLAttributes<HTMLTextAreaElement>>) {
+  const { maxLength, value } = props;
+  const counter =
+    maxLength !== undefined && typeof value === 'string'
+      ? charactersLeft(value.length, maxLength)
+      : undefined;
   return (
-    <LabelledControl props={props} render={(control, rest) => <textarea {...control} rows={3} {...rest} />} />
+    <LabelledControl
+      props={props}
+      counter={counter}
+      render={(control, rest) => <textarea {...control} rows={3} {...rest} />}
+    />
   );
 }
 
@@ -222,89 +274,6 @@ export function SearchBox({
         maxLength={200}
       />
     </div>
-  );
-}
-
-/** A modal dialog on the native <dialog>: focus is trapped and restored, Escape closes it. */
-export function Dialog({
-  open,
-  title,
-  onClose,
-  children,
-}: {
-  open: boolean;
-  title: string;
-  onClose: () => void;
-  children: ReactNode;
-}) {
-  const ref = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) {
-      dialog.showModal();
-      dialog.querySelector<HTMLElement>('input, select, textarea, button:not(.dialog-close)')?.focus();
-    } else if (!open && dialog.open) dialog.close();
-  }, [open]);
-  return (
-    <dialog
-      ref={ref}
-      className="dialog"
-      aria-labelledby={titleId}
-      onCancel={(e) => {
-        e.preventDefault();
-        onClose();
-      }}
-    >
-      {open && (
-        <>
-          <header className="dialog-header">
-            <h2 id={titleId}>{title}</h2>
-            <button type="button" className="dialog-close" aria-label="Close" onClick={onClose}>
-              ×
-            </button>
-          </header>
-          {children}
-        </>
-      )}
-    </dialog>
-  );
-}
-
-/** Asks before an irreversible action; shows why it failed if it does. */
-export function ConfirmDialog({
-  open,
-  title,
-  body,
-  confirmLabel,
-  busy,
-  error,
-  onConfirm,
-  onClose,
-}: {
-  open: boolean;
-  title: string;
-  body: ReactNode;
-  confirmLabel: string;
-  busy: boolean;
-  error: unknown;
-  onConfirm: () => void;
-  onClose: () => void;
-}) {
-  return (
-    <Dialog open={open} title={title} onClose={onClose}>
-      <div className="dialog-body">
-        <p>{body}</p>
-        <ErrorNotice error={error} />
-      </div>
-      <footer className="dialog-actions">
-        <Button onClick={onClose}>Cancel</Button>
-        <Button variant="danger" busy={busy} onClick={onConfirm}>
-          {confirmLabel}
-        </Button>
-      </footer>
-    </Dialog>
   );
 }
 

@@ -1,6 +1,6 @@
-import type { ErrorCode } from '@music/api-router/schemas';
+import { ERROR_CODES, type ErrorCode } from '@music/api-router/schemas';
 import type { AppRouter } from '@music/api-router/types';
-import { isTRPCClientError } from '@trpc/client';
+import { isTRPCClientError, type TRPCClientError } from '@trpc/client';
 import type { z } from 'zod';
 
 /** What the API says about a failed call: its contract code, status and field errors. */
@@ -29,19 +29,41 @@ const WORDS: Record<ErrorCode, string> = {
   SERVICE_UNAVAILABLE: 'The catalogue service is unavailable right now. Try again shortly.',
 };
 
+function isErrorCode(code: unknown): code is ErrorCode {
+  return typeof code === 'string' && Object.hasOwn(ERROR_CODES, code);
+}
+
+/**
+ * The contract's code of a failed call. A code this console does not know (a newer API) or no
+ * tRPC body at all (a proxy's error page, a lost connection) is judged by its status, else as
+ * unreachable when the request never got an answer, else as a failure on the server's side.
+ */
+function codeOf(error: TRPCClientError<AppRouter>): { code: ErrorCode; fromApi: boolean } {
+  const sent: unknown = error.data?.code;
+  if (isErrorCode(sent)) return { code: sent, fromApi: true };
+  const status = error.data?.httpStatus;
+  const byStatus = (Object.keys(ERROR_CODES) as ErrorCode[]).find(
+    (code) => ERROR_CODES[code].status === status,
+  );
+  if (byStatus) return { code: byStatus, fromApi: false };
+  // fetch rejects with a TypeError ("Failed to fetch", "Load failed", "NetworkError when…").
+  const unreachable = error.message === 'Failed to fetch' || error.cause instanceof TypeError;
+  return { code: unreachable ? 'SERVICE_UNAVAILABLE' : 'INTERNAL_SERVER_ERROR', fromApi: false };
+}
+
 export function toProblem(error: unknown): ApiProblem {
   if (isTRPCClientError<AppRouter>(error)) {
     const data = error.data;
-    const code: ErrorCode =
-      data?.code ?? (error.message === 'Failed to fetch' ? 'SERVICE_UNAVAILABLE' : 'INTERNAL_SERVER_ERROR');
+    const { code, fromApi } = codeOf(error);
     const fields: Record<string, string> = {};
     for (const e of data?.errors ?? []) fields[e.field] ??= e.message;
     return {
       status: data?.httpStatus ?? 0,
       code,
       // The API's message names the rule (e.g. "Only admins may delete artists"); keep it. A 500's
-      // says nothing a person can act on.
-      message: error.message && code !== 'INTERNAL_SERVER_ERROR' ? error.message : WORDS[code],
+      // says nothing a person can act on, and a message that is not the API's (a browser's
+      // "Failed to fetch", a parser's complaint about a proxy's page) is not meant for people.
+      message: fromApi && error.message && code !== 'INTERNAL_SERVER_ERROR' ? error.message : WORDS[code],
       fields,
       ...(data?.retryAfter !== undefined ? { retryAfter: data.retryAfter } : {}),
     };

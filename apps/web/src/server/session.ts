@@ -115,9 +115,25 @@ export function trpcError(status: number, code: ErrorCode, message: string): Nex
   );
 }
 
+/**
+ * Ends on the API (every instance) the session of `access`, whatever it answers: the cookies that
+ * held it are cleared or replaced by the caller either way.
+ */
+export async function logOut(access: string | undefined): Promise<void> {
+  if (!access) return;
+  await apiClient({ authorization: `Bearer ${access}` })
+    .auth.logout.mutate()
+    .catch(() => undefined);
+}
+
 /** A session route's JSON answer that hands out a new token pair: the tokens go into the cookies. */
-export function withSessionCookies(req: NextRequest, body: object, tokens: Tokens): NextResponse {
-  const res = NextResponse.json(body, { headers: NO_STORE });
+export function withSessionCookies(
+  req: NextRequest,
+  body: object,
+  tokens: Tokens,
+  status = 200,
+): NextResponse {
+  const res = NextResponse.json(body, { status, headers: NO_STORE });
   setSessionCookies(req, res, tokens);
   return res;
 }

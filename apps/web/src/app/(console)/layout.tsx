@@ -1,6 +1,17 @@
 import type { ReactNode } from 'react';
+import { PageTitle } from '@/components/page-title';
 import { Shell } from '@/components/shell';
+import { ToastProvider } from '@/components/toast';
 
 export default function ConsoleLayout({ children }: { children: ReactNode }) {
-  return <Shell>{children}</Shell>;
+  return (
+    <>
+      {/* The title while the console opens and a page loads; each page's own comes before it. */}
+      <PageTitle />
+      {/* Around the shell, so a confirmation outlives the page that sent it (a deleted record's). */}
+      <ToastProvider>
+        <Shell>{children}</Shell>
+      </ToastProvider>
+    </>
+  );
 }

@@ -2,17 +2,14 @@
 
 import { loginInput } from '@music/api-router/schemas';
 import { useQueryClient } from '@tanstack/react-query';
+import Link from 'next/link';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { type FormEvent, useState } from 'react';
+import { CONSOLE_UNREACHABLE, tryAgainIn, withNext } from '@/components/account-form';
+import { PasswordInput } from '@/components/password-input';
 import { Button, ErrorNotice, Notice, TextInput } from '@/components/ui';
 import { useForm } from '@/lib/form';
 import { safeNext } from '@/lib/navigation';
-
-/** The sign-in form's two fields, and how password managers should fill them. */
-const CREDENTIALS = [
-  { name: 'email', label: 'Email', type: 'email', autoComplete: 'username' },
-  { name: 'password', label: 'Password', type: 'password', autoComplete: 'current-password' },
-] as const;
 
 export function SignInForm() {
   const router = useRouter();
@@ -21,6 +18,7 @@ export function SignInForm() {
   const { values, field, check } = useForm({ email: '', password: '' }, null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const next = safeNext(params.get('next'));
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -36,34 +34,48 @@ export function SignInForm() {
       });
       if (res.ok) {
         queryClient.clear();
-        router.replace(safeNext(params.get('next')));
+        router.replace(next);
         return;
       }
       const body = (await res.json().catch(() => ({}))) as { message?: string };
       if (res.status === 401) setError('The email or the password is not right.');
-      else if (res.status === 429) {
-        const wait = Number(res.headers.get('retry-after'));
-        setError(
-          `Too many failed attempts. Try again in ${Number.isFinite(wait) && wait > 0 ? `${Math.ceil(wait / 60)} minute(s)` : 'a few minutes'}.`,
-        );
-      } else setError(body.message ?? 'Signing in failed. Try again shortly.');
+      else if (res.status === 429) setError(`Too many failed attempts. ${tryAgainIn(res)}`);
+      else setError(body.message ?? 'Signing in failed. Try again shortly.');
     } catch {
-      setError('The console cannot be reached. Check your connection and try again.');
+      setError(CONSOLE_UNREACHABLE);
     } finally {
       setBusy(false);
     }
   }
 
   return (
-    <form onSubmit={submit} noValidate>
-      {params.get('expired') && <Notice>Your session has ended. Please sign in again.</Notice>}
-      <ErrorNotice error={error} />
-      {CREDENTIALS.map(({ name, ...input }) => (
-        <TextInput key={name} name={name} required {...input} {...field(name)} />
-      ))}
-      <Button type="submit" variant="primary" busy={busy} className="wide">
-        {busy ? 'Signing in…' : 'Sign in'}
-      </Button>
-    </form>
+    <>
+      <form onSubmit={submit} noValidate>
+        {params.get('expired') && <Notice>Your session has ended. Please sign in again.</Notice>}
+        <ErrorNotice error={error} />
+        {/* `username` and `current-password`: what password managers fill a sign-in with. */}
+        <TextInput
+          label="Email"
+          name="email"
+          type="email"
+          required
+          autoComplete="username"
+          {...field('email')}
+        />
+        <PasswordInput
+          label="Password"
+          name="password"
+          required
+          autoComplete="current-password"
+          {...field('password')}
+        />
+        <Button type="submit" variant="primary" busy={busy} className="wide">
+          {busy ? 'Signing in…' : 'Sign in'}
+        </Button>
+      </form>
+      <p className="muted">
+        New here? <Link href={withNext('/sign-up', next)}>Create an account</Link>
+      </p>
+    </>
   );
 }

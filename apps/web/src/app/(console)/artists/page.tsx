@@ -7,6 +7,7 @@ import { ArtistForm } from '@/components/artist-form';
 import { useOwnArtists } from '@/components/artists';
 import { useCreateDialog } from '@/components/dialog-form';
 import { PageHeader, RoleGate } from '@/components/guard';
+import { PageTitle } from '@/components/page-title';
 import { PagedTable, usePaging } from '@/components/paged-table';
 import { useMe } from '@/components/session';
 import { ErrorNotice, Loading, Notice, SearchBox, useDebounced } from '@/components/ui';
@@ -17,7 +18,10 @@ const LIMIT = 20;
 export default function ArtistsPage() {
   const me = useMe();
   return (
-    <RoleGate roles={['admin', 'artist']}>{me.role === 'admin' ? <AllArtists /> : <MyArtist />}</RoleGate>
+    <>
+      <PageTitle name={me.role === 'artist' ? 'My artist profiles' : 'Artists'} />
+      <RoleGate roles={['admin', 'artist']}>{me.role === 'admin' ? <AllArtists /> : <MyArtist />}</RoleGate>
+    </>
   );
 }
 

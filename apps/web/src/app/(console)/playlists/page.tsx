@@ -5,6 +5,7 @@ import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { useCreateDialog } from '@/components/dialog-form';
 import { PageHeader } from '@/components/guard';
+import { PageTitle } from '@/components/page-title';
 import { PagedTable, usePaging } from '@/components/paged-table';
 import { PlaylistForm } from '@/components/playlist-form';
 import { Owner } from '@/components/playlist-owner';
@@ -41,6 +42,7 @@ export default function PlaylistsPage() {
 
   return (
     <>
+      <PageTitle name="Playlists" />
       <PageHeader title="Playlists">{create.button}</PageHeader>
       <fieldset className="tabs">
         <legend className="sr-only">Which playlists</legend>

@@ -1,53 +1,83 @@
 'use client';
 
+import { listSongsInput } from '@music/api-router/schemas';
 import Link from 'next/link';
-import { useState } from 'react';
-import { ArtistNames, ArtistPicker } from '@/components/artists';
+import { Suspense, useMemo, useState } from 'react';
+import { useAddToPlaylist } from '@/components/add-to-playlist';
+import { ArtistNameList, ArtistPicker, useArtistNames } from '@/components/artists';
 import { useConfirmDelete } from '@/components/confirm-delete';
+import { Dialog } from '@/components/dialog';
+import { GenreFilter } from '@/components/genre-filter';
 import { PageHeader } from '@/components/guard';
-import { PagedTable, usePaging } from '@/components/paged-table';
+import { PageTitle } from '@/components/page-title';
+import { PAGE_SIZES, PagedTable, type Paging, pageAfterResize } from '@/components/paged-table';
 import { useMe } from '@/components/session';
 import { useSongAccess } from '@/components/song-access';
 import { SongForm } from '@/components/song-form';
-import {
-  Button,
-  Dialog,
-  formatDuration,
-  Loading,
-  Notice,
-  SearchBox,
-  TextInput,
-  useDebounced,
-} from '@/components/ui';
-import { type Song, trpc } from '@/lib/trpc';
+import { Button, formatDate, formatDuration, Loading, Notice, SearchBox } from '@/components/ui';
+import { type Role, type Song, trpc } from '@/lib/trpc';
+import { param, useUrlState, useUrlText } from '@/lib/url-state';
 
-const LIMIT = 20;
+/** Whether a value is one the songs.list procedure takes for `field`: its own schema decides. */
+const takes = (field: 'search' | 'genre' | 'artistId' | 'sort') => (value: string) =>
+  listSongsInput.shape[field].safeParse(value).success;
+
+/**
+ * The list's view in the address: /songs?search=…&genre=…&artist=…&sort=…&page=…&limit=…&tab=…
+ * An artist account starts on its own songs (tab `mine`), everyone else on the whole catalogue.
+ */
+function songsQuery(role: Role) {
+  return {
+    search: param.text({ valid: takes('search') }),
+    genre: param.text({ valid: takes('genre') }),
+    artist: param.text({ valid: takes('artistId') }),
+    sort: param.text({ fallback: 'title', valid: takes('sort') }),
+    page: param.integer({ fallback: 1 }),
+    limit: param.oneOf(PAGE_SIZES, 20),
+    tab: param.oneOf(['mine', 'all'], role === 'artist' ? 'mine' : 'all'),
+  };
+}
 
 export default function SongsPage() {
+  // The view is read from the address (useSearchParams), which a prerendered page reads in the browser.
+  return (
+    <Suspense fallback={<Loading />}>
+      <Songs />
+    </Suspense>
+  );
+}
+
+function Songs() {
   const me = useMe();
   const access = useSongAccess();
-  const [search, setSearch] = useState('');
-  const [genre, setGenre] = useState('');
-  const [artistFilter, setArtistFilter] = useState<string[]>([]);
-  const [scope, setScope] = useState<'mine' | 'all'>(me.role === 'artist' ? 'mine' : 'all');
-  const paging = usePaging(LIMIT);
-  const { reset } = paging;
+  const schema = useMemo(() => songsQuery(me.role), [me.role]);
+  const [view, update] = useUrlState(schema);
+  // Typing is one step of history (replace); a page, a sort, a tab or an artist is a step of its own.
+  const search = useUrlText(view.search, (text) => update({ search: text, page: 1 }, 'replace'), 250);
   const [editing, setEditing] = useState<Song | 'new' | null>(null);
-  const term = useDebounced(search.trim());
-  const genreTerm = useDebounced(genre.trim());
+  const scope = me.role === 'artist' ? view.tab : 'all';
   const mineId = scope === 'mine' ? access.ownArtists[0]?.id : undefined;
-  const artistId = mineId ?? artistFilter[0];
+  const artistId = mineId ?? (scope === 'all' && view.artist ? view.artist : undefined);
   const waitingForOwn = scope === 'mine' && access.ownPending;
   const list = trpc.songs.list.useQuery(
     {
-      page: paging.page,
-      limit: LIMIT,
-      ...(term ? { search: term } : {}),
-      ...(genreTerm ? { genre: genreTerm } : {}),
+      page: view.page,
+      limit: view.limit,
+      sort: view.sort,
+      ...(view.search ? { search: view.search } : {}),
+      ...(view.genre ? { genre: view.genre } : {}),
       ...(artistId ? { artistId } : {}),
     },
     { placeholderData: (previous) => previous, enabled: !waitingForOwn },
   );
+  const paging: Paging = {
+    page: view.page,
+    limit: view.limit,
+    setPage: (page) => update({ page }),
+    setLimit: (limit) => update({ limit, page: pageAfterResize(view.page, view.limit, limit) }),
+  };
+  // Every artist on the page in one call.
+  const artistNames = useArtistNames(list.data?.data.flatMap((song) => song.artistIds) ?? []);
   const utils = trpc.useUtils();
   const remove = trpc.songs.delete.useMutation({ onSuccess: () => utils.songs.list.invalidate() });
   const confirmDelete = useConfirmDelete(remove, {
@@ -59,11 +89,15 @@ export default function SongsPage() {
       </>
     ),
   });
+  const addToPlaylist = useAddToPlaylist();
   const noOwnArtist = me.role === 'artist' && !access.ownPending && access.ownArtists.length === 0;
+  const heading = scope === 'mine' ? 'My songs' : 'Songs';
+  const filtered = view.search || view.genre || artistId;
 
   return (
     <>
-      <PageHeader title={scope === 'mine' ? 'My songs' : 'Songs'}>
+      <PageTitle name={heading} />
+      <PageHeader title={heading}>
         {access.canCreate && (
           <Button variant="primary" onClick={() => setEditing('new')}>
             New song
@@ -74,10 +108,13 @@ export default function SongsPage() {
       {me.role === 'artist' && (
         <fieldset className="tabs">
           <legend className="sr-only">Which songs</legend>
-          <Button aria-pressed={scope === 'mine'} onClick={() => reset(() => setScope('mine'))}>
+          <Button
+            aria-pressed={scope === 'mine'}
+            onClick={() => update({ tab: 'mine', artist: '', page: 1 })}
+          >
             My songs
           </Button>
-          <Button aria-pressed={scope === 'all'} onClick={() => reset(() => setScope('all'))}>
+          <Button aria-pressed={scope === 'all'} onClick={() => update({ tab: 'all', page: 1 })}>
             Whole catalogue
           </Button>
         </fieldset>
@@ -85,21 +122,16 @@ export default function SongsPage() {
       <div className="toolbar">
         <SearchBox
           label="Search songs by title, album or artist"
-          value={search}
-          onChange={(v) => reset(() => setSearch(v))}
+          value={search.text}
+          onChange={search.setText}
         />
-        <TextInput
-          label="Genre"
-          value={genre}
-          onChange={(e) => reset(() => setGenre(e.target.value))}
-          maxLength={50}
-        />
+        <GenreFilter value={view.genre} onChange={(genre) => update({ genre, page: 1 }, 'replace')} />
         {scope === 'all' && (
           <ArtistPicker
             label="Artist"
             single
-            value={artistFilter}
-            onChange={(ids) => reset(() => setArtistFilter(ids))}
+            value={view.artist ? [view.artist] : []}
+            onChange={(ids) => update({ artist: ids[0] ?? '', page: 1 })}
           />
         )}
       </div>
@@ -108,21 +140,33 @@ export default function SongsPage() {
       ) : (
         <PagedTable
           query={list}
-          empty={term || genreTerm || artistId ? 'No songs match these filters.' : 'No songs yet.'}
-          columns={['Title', 'Artists', 'Album', 'Genre', 'Length', 'Year', '']}
+          empty={filtered ? 'No songs match these filters.' : 'No songs yet.'}
+          columns={[
+            { label: 'Title', sort: 'title' },
+            'Artists',
+            { label: 'Album', sort: 'album' },
+            'Genre',
+            { label: 'Length', sort: 'duration' },
+            { label: 'Year', sort: 'releaseYear' },
+            { label: 'Added', sort: 'createdAt' },
+            '',
+          ]}
+          sorting={{ value: view.sort, onSort: (sort) => update({ sort, page: 1 }) }}
           row={(song) => (
             <>
               <td data-label="Title">
                 <Link href={`/songs/${song.id}`}>{song.title}</Link>
               </td>
               <td data-label="Artists">
-                <ArtistNames ids={song.artistIds} />
+                <ArtistNameList ids={song.artistIds} names={artistNames} />
               </td>
               <td data-label="Album">{song.album ?? <span className="muted">—</span>}</td>
               <td data-label="Genre">{song.genre ?? <span className="muted">—</span>}</td>
               <td data-label="Length">{formatDuration(song.duration)}</td>
               <td data-label="Year">{song.releaseYear ?? <span className="muted">—</span>}</td>
+              <td data-label="Added">{formatDate(song.createdAt)}</td>
               <td className="row-actions">
+                {addToPlaylist.button(song, { inRow: true })}
                 {access.canEdit(song) && (
                   <>
                     <Button
@@ -162,6 +206,7 @@ export default function SongsPage() {
         )}
       </Dialog>
       {confirmDelete.dialog}
+      {addToPlaylist.dialog}
     </>
   );
 }

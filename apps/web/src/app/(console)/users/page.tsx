@@ -1,36 +1,42 @@
 'use client';
 
-import { createUserInput, updateUserInput } from '@music/api-router/schemas';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useConfirmDelete } from '@/components/confirm-delete';
-import { DialogForm } from '@/components/dialog-form';
+import { Dialog } from '@/components/dialog';
 import { PageHeader, RoleGate } from '@/components/guard';
+import { PageTitle } from '@/components/page-title';
 import { PagedTable, usePaging } from '@/components/paged-table';
-import { useMe } from '@/components/session';
-import { Button, Dialog, formatDate, Select, TextInput } from '@/components/ui';
-import { useSave } from '@/lib/form';
+import { useMe, useRefreshMe } from '@/components/session';
+import { Button, formatDate, SearchBox, Select, useDebounced } from '@/components/ui';
+import { ROLE_LABEL, RoleOptions, UserCreateForm, UserEditForm } from '@/components/user-form';
 import { type Role, trpc, type User } from '@/lib/trpc';
 
 const LIMIT = 20;
-const ROLES: Role[] = ['user', 'artist', 'admin'];
-const ROLE_LABEL: Record<Role, string> = { user: 'Listener (user)', artist: 'Artist', admin: 'Admin' };
 
 export default function UsersPage() {
   return (
-    <RoleGate roles={['admin']}>
-      <Users />
-    </RoleGate>
+    <>
+      <PageTitle name="Users" />
+      <RoleGate roles={['admin']}>
+        <Users />
+      </RoleGate>
+    </>
   );
 }
 
 function Users() {
   const me = useMe();
+  const refreshMe = useRefreshMe();
   const [role, setRole] = useState<Role | ''>('');
+  const [search, setSearch] = useState('');
+  const term = useDebounced(search.trim());
   const paging = usePaging(LIMIT);
   const [editing, setEditing] = useState<User | 'new' | null>(null);
+  // The signed-in admin's own account as last written from the dialog: the session follows it on close.
+  const ownChange = useRef<User | null>(null);
   const list = trpc.users.list.useQuery(
-    { page: paging.page, limit: LIMIT, ...(role ? { role } : {}) },
-    { placeholderData: (p) => p },
+    { page: paging.page, limit: LIMIT, ...(role ? { role } : {}), ...(term ? { search: term } : {}) },
+    { placeholderData: (previous) => previous },
   );
   const utils = trpc.useUtils();
   const remove = trpc.users.delete.useMutation({ onSuccess: () => utils.users.list.invalidate() });
@@ -45,6 +51,17 @@ function Users() {
     ),
   });
 
+  function close() {
+    setEditing(null);
+    const own = ownChange.current;
+    ownChange.current = null;
+    // Demoted, they may no longer list users: the shell leaves this page once auth.me says so.
+    if (own) void refreshMe(own);
+  }
+  function written(user: User) {
+    if (user.id === me.id) ownChange.current = user;
+    if (user.id !== me.id || user.role === 'admin') void utils.users.list.invalidate();
+  }
   return (
     <>
       <PageHeader title="Users">
@@ -53,6 +70,11 @@ function Users() {
         </Button>
       </PageHeader>
       <div className="toolbar">
+        <SearchBox
+          label="Search users by name or email"
+          value={search}
+          onChange={(v) => paging.reset(() => setSearch(v))}
+        />
         <Select
           label="Role"
           value={role}
@@ -64,7 +86,15 @@ function Users() {
       </div>
       <PagedTable
         query={list}
-        empty={<>No users{role ? ` with the role ${ROLE_LABEL[role]}` : ''}.</>}
+        empty={
+          term ? (
+            <>
+              No users match “{term}”{role ? ` with the role ${ROLE_LABEL[role]}` : ''}.
+            </>
+          ) : (
+            <>No users{role ? ` with the role ${ROLE_LABEL[role]}` : ''}.</>
+          )
+        }
         columns={['Name', 'Email', 'Role', 'Joined', '']}
         row={(user) => (
           <>
@@ -92,63 +122,31 @@ function Users() {
         )}
         paging={paging}
       />
-      {editing && <UserDialog user={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
+      <Dialog
+        open={editing !== null}
+        title={editing === 'new' ? 'New user' : `Edit ${editing?.username ?? ''}`}
+        onClose={close}
+      >
+        {editing === 'new' && (
+          <UserCreateForm
+            onSaved={() => {
+              void utils.users.list.invalidate();
+              close();
+            }}
+            onCancel={close}
+          />
+        )}
+        {editing !== null && editing !== 'new' && (
+          <UserEditForm
+            key={editing.id}
+            user={editing}
+            onWritten={written}
+            onSaved={close}
+            onCancel={close}
+          />
+        )}
+      </Dialog>
       {confirmDelete.dialog}
     </>
   );
-}
-
-function UserDialog({ user, onClose }: { user: User | null; onClose: () => void }) {
-  const utils = trpc.useUtils();
-  const done = async () => {
-    await utils.users.list.invalidate();
-    onClose();
-  };
-  const { values, field, mutation, save } = useSave(
-    {
-      username: user?.username ?? '',
-      email: user?.email ?? '',
-      password: '',
-      role: (user?.role ?? 'user') as Role,
-    },
-    user && { userId: user.id },
-    { schema: createUserInput, mutation: trpc.users.create.useMutation({ onSuccess: done }) },
-    { schema: updateUserInput, mutation: trpc.users.update.useMutation({ onSuccess: done }) },
-  );
-
-  return (
-    <Dialog open title={user ? `Edit ${user.username}` : 'New user'} onClose={onClose}>
-      <DialogForm
-        onSubmit={() => save(values)}
-        mutation={mutation}
-        submitLabel={user ? 'Save changes' : 'Create user'}
-        onCancel={onClose}
-      >
-        <TextInput label="Name" {...field('username')} />
-        <TextInput label="Email" type="email" {...field('email')} />
-        <TextInput
-          label={user ? 'New password' : 'Password'}
-          type="password"
-          autoComplete="new-password"
-          {...field('password')}
-          hint={
-            user
-              ? 'The API replaces a user as a whole: any change, a role change included, sets a new password (8 to 128 characters). Tell the user.'
-              : '8 to 128 characters'
-          }
-        />
-        <Select label="Role" {...field('role')}>
-          <RoleOptions />
-        </Select>
-      </DialogForm>
-    </Dialog>
-  );
-}
-
-function RoleOptions() {
-  return ROLES.map((r) => (
-    <option key={r} value={r}>
-      {ROLE_LABEL[r]}
-    </option>
-  ));
 }

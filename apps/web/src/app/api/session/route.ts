@@ -1,15 +1,15 @@
-import type { ErrorCode } from '@music/api-router/schemas';
 import type { RouterInputs, RouterOutputs } from '@music/api-router/types';
 import { type NextRequest, NextResponse } from 'next/server';
-import { type ApiFailure, apiClient, apiFailure } from '@/server/api-client';
+import { answerFailure, readJsonObject, refuse } from '@/server/answers';
+import { apiClient, apiFailure } from '@/server/api-client';
 import {
   clearSessionCookies,
   forwardedFor,
   isSameOrigin,
+  logOut,
   NO_STORE,
   readTokens,
   refreshSession,
-  UNREACHABLE,
   withSessionCookies,
 } from '@/server/session';
 
@@ -17,48 +17,15 @@ import {
  * Sign-in (POST) and sign-out (DELETE). The API's answer to a sign-in is passed back without
  * its tokens, which go into httpOnly cookies instead; its refusals are passed back in the
  * contract's `/v1` error body (`{code, message}`, `errors` on a 422, `Retry-After`).
+ *
+ * A sign-in from a browser that is signed in already (another account, or the same one asked for
+ * its password again before a change to it, see components/account-form.tsx) replaces that
+ * session: the old one is ended on the API, not left to live out its refresh token unseen.
  */
-function refuse(status: number, code: ErrorCode, message: string) {
-  return NextResponse.json({ code, message }, { status, headers: NO_STORE });
-}
-
-/** The body as a JSON object, or why not, in the words `/v1` used for the same body. */
-function jsonObject(body: string): object | string {
-  if (body.trim() === '') return 'A JSON object body is required';
-  let value: unknown;
-  try {
-    value = JSON.parse(body);
-  } catch {
-    return 'The body is not valid UTF-8 JSON';
-  }
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? value
-    : 'The body must be a JSON object';
-}
-
-function answerFailure({ status, error }: ApiFailure) {
-  if (status === 0) {
-    return refuse(503, 'SERVICE_UNAVAILABLE', UNREACHABLE);
-  }
-  if (!error) {
-    return refuse(status >= 200 && status < 300 ? 502 : status, 'INTERNAL_SERVER_ERROR', 'Unexpected answer');
-  }
-  const headers: Record<string, string> = { ...NO_STORE };
-  if (error.retryAfter !== undefined) headers['retry-after'] = String(error.retryAfter);
-  const body = {
-    code: error.code,
-    message: error.message,
-    ...(error.code === 'VALIDATION_FAILED' ? { errors: error.errors ?? [] } : {}),
-  };
-  return NextResponse.json(body, { status, headers });
-}
-
 export async function POST(req: NextRequest) {
   if (!isSameOrigin(req)) return refuse(403, 'FORBIDDEN', 'Cross-site requests are refused');
-  const body = await req.text();
-  if (body.length > 8192) return refuse(413, 'PAYLOAD_TOO_LARGE', 'The request body is too large');
-  const input = jsonObject(body);
-  if (typeof input === 'string') return refuse(400, 'BAD_REQUEST', input);
+  const input = await readJsonObject(req);
+  if (input instanceof NextResponse) return input;
   let signedIn: RouterOutputs['auth']['login'];
   try {
     // Validated once, by the procedure: its 422 names the fields, as any other call's does.
@@ -66,6 +33,8 @@ export async function POST(req: NextRequest) {
   } catch (error) {
     return answerFailure(apiFailure(error));
   }
+  // Only the access token: spending the refresh token here could race a refresh in another tab.
+  await logOut(readTokens(req).access);
   return withSessionCookies(req, { user: signedIn.user }, signedIn);
 }
 
@@ -79,12 +48,8 @@ export async function DELETE(req: NextRequest) {
     const outcome = await refreshSession(req, tokens.refresh);
     if (outcome.kind === 'ok') access = outcome.tokens.accessToken;
   }
-  if (access) {
-    // Revokes the session on the API (every instance); the cookies go whatever it answers.
-    await apiClient({ authorization: `Bearer ${access}` })
-      .auth.logout.mutate()
-      .catch(() => undefined);
-  }
+  // Revokes the session on the API (every instance); the cookies go whatever it answers.
+  await logOut(access);
   const res = new NextResponse(null, { status: 204, headers: NO_STORE });
   clearSessionCookies(res);
   return res;

@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { ArtistForm } from '@/components/artist-form';
 import { useConfirmDelete } from '@/components/confirm-delete';
 import { PageHeader } from '@/components/guard';
+import { RecordTitle } from '@/components/page-title';
 import { RecordView } from '@/components/record-view';
 import { useMe } from '@/components/session';
 import { SongAction, SongSearch } from '@/components/song-search';
@@ -20,9 +21,14 @@ export default function ArtistPage() {
   const artist = trpc.artists.get.useQuery({ artistId });
   const isAdmin = me.role === 'admin';
   return (
-    <RecordView query={artist} back={{ href: isAdmin ? '/artists' : '/songs', label: 'Back' }}>
-      {(data) => <ArtistDetail artist={data} mayEdit={isAdmin || data.userId === me.id} isAdmin={isAdmin} />}
-    </RecordView>
+    <>
+      <RecordTitle query={artist} kind="Artist" name={(data) => data.name} />
+      <RecordView query={artist} back={{ href: isAdmin ? '/artists' : '/songs', label: 'Back' }}>
+        {(data) => (
+          <ArtistDetail artist={data} mayEdit={isAdmin || data.userId === me.id} isAdmin={isAdmin} />
+        )}
+      </RecordView>
+    </>
   );
 }
 

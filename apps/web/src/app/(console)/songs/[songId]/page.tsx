@@ -3,10 +3,12 @@
 import Link from 'next/link';
 import { useParams, useRouter } from 'next/navigation';
 import { useState } from 'react';
+import { useAddToPlaylist } from '@/components/add-to-playlist';
 import { ArtistNames } from '@/components/artists';
 import { useConfirmDelete } from '@/components/confirm-delete';
 import { PageHeader } from '@/components/guard';
-import { RecordView } from '@/components/record-view';
+import { RecordTitle } from '@/components/page-title';
+import { Facts, RecordView } from '@/components/record-view';
 import { useSongAccess } from '@/components/song-access';
 import { SongForm } from '@/components/song-form';
 import { Button, formatDate, formatDuration, Loading, Notice } from '@/components/ui';
@@ -18,9 +20,12 @@ export default function SongPage() {
   const song = trpc.songs.get.useQuery({ songId });
   if (access.ownPending) return <Loading />;
   return (
-    <RecordView query={song} back={{ href: '/songs', label: 'Back to songs' }}>
-      {(data) => <SongDetail song={data} access={access} />}
-    </RecordView>
+    <>
+      <RecordTitle query={song} kind="Song" name={(data) => data.title} />
+      <RecordView query={song} back={{ href: '/songs', label: 'Back to songs' }}>
+        {(data) => <SongDetail song={data} access={access} />}
+      </RecordView>
+    </>
   );
 }
 
@@ -40,28 +45,30 @@ function SongDetail({ song, access }: { song: Song; access: ReturnType<typeof us
     body: (record) => `Delete “${record.title}”? It leaves every playlist and artist it is in.`,
   });
   const editable = access.canEdit(song);
+  const addToPlaylist = useAddToPlaylist();
   return (
     <>
       <p className="breadcrumbs">
         <Link href="/songs">Songs</Link> / {song.title}
       </p>
       <PageHeader title={song.title}>
+        {addToPlaylist.button(song)}
         {editable && (
           <Button variant="danger" onClick={() => confirmDelete.ask(song)}>
             Delete song
           </Button>
         )}
       </PageHeader>
-      <dl className="facts">
-        <dt>Artists</dt>
-        <dd>
-          <ArtistNames ids={song.artistIds} />
-        </dd>
-        <dt>Length</dt>
-        <dd>{formatDuration(song.duration)}</dd>
-        <dt>Added</dt>
-        <dd>{formatDate(song.createdAt)}</dd>
-      </dl>
+      <Facts
+        facts={[
+          ['Artists', <ArtistNames key="artists" ids={song.artistIds} />],
+          ['Album', song.album],
+          ['Genre', song.genre],
+          ['Release year', song.releaseYear],
+          ['Length', formatDuration(song.duration)],
+          ['Added', formatDate(song.createdAt)],
+        ]}
+      />
       {editable ? (
         <section className="card" aria-labelledby="edit-song">
           <h2 id="edit-song">Edit</h2>
@@ -75,6 +82,7 @@ function SongDetail({ song, access }: { song: Song; access: ReturnType<typeof us
         </Notice>
       )}
       {confirmDelete.dialog}
+      {addToPlaylist.dialog}
     </>
   );
 }

@@ -11,10 +11,18 @@ import { forwardedFor, isSameOrigin, NO_STORE, readTokens, trpcError, UNREACHABL
  * here could be the fresh one another tab has just received.
  */
 const PROCEDURE = /^[A-Za-z]+(\.[A-Za-z]+)+$/;
+/**
+ * The procedures that answer tokens: the session routes (/api/session) call them and keep the
+ * tokens in httpOnly cookies. Through here their answer would reach the page's scripts.
+ */
+const TOKEN_PROCEDURES = new Set(['auth.login', 'auth.refresh']);
 
 async function handle(req: NextRequest, context: { params: Promise<{ trpc: string }> }) {
   const { trpc: procedure } = await context.params;
   if (!PROCEDURE.test(procedure)) return trpcError(404, 'NOT_FOUND', 'No such procedure');
+  if (TOKEN_PROCEDURES.has(procedure)) {
+    return trpcError(404, 'NOT_FOUND', 'Sign in through the console (/api/session)');
+  }
   if (req.method === 'POST' && !isSameOrigin(req)) {
     return trpcError(403, 'FORBIDDEN', 'Cross-site requests are refused');
   }
@@ -27,6 +35,9 @@ async function handle(req: NextRequest, context: { params: Promise<{ trpc: strin
   if (access) headers.authorization = `Bearer ${access}`;
   const requestId = req.headers.get('x-request-id');
   if (requestId) headers['x-request-id'] = requestId;
+  // An edit form's precondition (contract 8.2): the API answers 412 when the record has changed.
+  const ifMatch = req.headers.get('if-match');
+  if (ifMatch) headers['if-match'] = ifMatch;
   let upstream: Response;
   try {
     upstream = await fetch(`${API_URL}/trpc/${procedure}${req.nextUrl.search}`, {

@@ -1,0 +1,115 @@
+import { expect, type Page, test } from '@playwright/test';
+import { ADMIN } from '../playwright.config';
+import { apiCall, apiLogin, uniqueSuffix } from './api';
+import { seriousViolations } from './axe';
+import { screenshot, signIn } from './steps';
+
+/**
+ * axe-core on every page of the console, for each role, with its dialogs open too: no serious
+ * or critical violation of WCAG 2.2 A/AA. The records are made through the API directly (fast,
+ * and independent of the other specs, which share the database), with names of their own.
+ */
+const suffix = uniqueSuffix();
+const ARTIST = {
+  username: `A11y Artist ${suffix}`,
+  email: `a11y-artist-${suffix}@e2e.test`,
+  password: 'a11y-password-1',
+};
+const LISTENER = {
+  username: `A11y Listener ${suffix}`,
+  email: `a11y-listener-${suffix}@e2e.test`,
+  password: 'a11y-password-1',
+};
+const world = { songId: '', artistId: '', playlistId: '' };
+
+test.beforeAll(async () => {
+  const admin = await apiLogin(ADMIN);
+  const artistUser = await apiCall<{ id: string }>('POST', '/users', admin, { ...ARTIST, role: 'artist' });
+  await apiCall('POST', '/users', null, LISTENER);
+  const artist = await apiCall<{ id: string }>('POST', '/artists', admin, {
+    name: `A11y Band ${suffix}`,
+    userId: artistUser.id,
+  });
+  const song = await apiCall<{ id: string }>('POST', '/songs', admin, {
+    title: `A11y Song ${suffix}`,
+    album: 'Checked',
+    genre: 'Ambient',
+    releaseYear: 2024,
+    duration: 245,
+    artistIds: [artist.id],
+  });
+  const listener = await apiLogin(LISTENER);
+  const playlist = await apiCall<{ id: string }>('POST', '/playlists', listener, {
+    name: `A11y Mix ${suffix}`,
+  });
+  await apiCall('POST', `/playlists/${playlist.id}/songs`, listener, { songId: song.id });
+  Object.assign(world, { songId: song.id, artistId: artist.id, playlistId: playlist.id });
+});
+
+async function check(page: Page, name: string) {
+  await expect(page.locator('.loading')).toHaveCount(0);
+  expect(await seriousViolations(page), name).toEqual([]);
+}
+
+/** Opens the dialog a button opens, checks the page with it open, and closes it. */
+async function checkDialog(page: Page, button: string, name: string) {
+  await page.getByRole('button', { name: button, exact: true }).first().click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await check(page, `${name}, dialog “${button}” open`);
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toBeHidden();
+}
+
+test('signed out: sign-in, also with its errors shown', async ({ page }) => {
+  await page.goto('/sign-in');
+  await check(page, 'sign-in');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await check(page, 'sign-in with errors');
+});
+
+test('admin: every page, dialogs open', async ({ page }) => {
+  await signIn(page, ADMIN);
+  await page.goto('/songs');
+  await check(page, 'songs');
+  await checkDialog(page, 'New song', 'songs');
+  await page.goto(`/songs/${world.songId}`);
+  await check(page, 'song');
+  await page.goto('/artists');
+  await check(page, 'artists');
+  await checkDialog(page, 'New artist', 'artists');
+  await page.goto(`/artists/${world.artistId}`);
+  await check(page, 'artist');
+  await checkDialog(page, 'Delete artist', 'artist');
+  await page.goto('/playlists');
+  await check(page, 'playlists');
+  await checkDialog(page, 'New playlist', 'playlists');
+  await page.goto('/users');
+  await check(page, 'users');
+  await checkDialog(page, 'New user', 'users');
+  await screenshot(page, 'a11y-admin-users');
+});
+
+test('artist: their pages', async ({ page }) => {
+  await signIn(page, ARTIST);
+  await page.goto('/songs');
+  await check(page, 'songs (artist)');
+  await page.goto(`/songs/${world.songId}`);
+  await check(page, 'own song (artist)');
+  await page.goto(`/artists/${world.artistId}`);
+  await check(page, 'own artist (artist)');
+  await page.goto('/playlists');
+  await check(page, 'playlists (artist)');
+});
+
+test('listener: their pages', async ({ page }) => {
+  await signIn(page, LISTENER);
+  await page.goto('/songs');
+  await check(page, 'songs (listener)');
+  await page.goto(`/songs/${world.songId}`);
+  await check(page, 'song, read-only (listener)');
+  await page.goto('/playlists');
+  await check(page, 'playlists (listener)');
+  await page.goto(`/playlists/${world.playlistId}`);
+  await check(page, 'own playlist (listener)');
+  await screenshot(page, 'a11y-listener-playlist');
+});

@@ -1,0 +1,261 @@
+import { expect, type Page, test } from '@playwright/test';
+import { apiCall, uniqueSuffix } from './api';
+import { seriousViolations } from './axe';
+import { signIn, signOut } from './steps';
+
+/**
+ * One's own account: signing up (signed in at once), the password shown and hidden, and the
+ * account page (a new name or email saved with the current password, a new password, a wrong
+ * current password refused). Every spec shares one database: each test makes its own accounts
+ * (fresh emails), and ADMIN is never touched.
+ */
+
+type Account = { name: string; email: string; password: string };
+
+function account(kind: string): Account {
+  const id = uniqueSuffix();
+  return {
+    name: `${kind} ${id}`,
+    email: `${kind.toLowerCase()}-${id}@e2e.test`,
+    password: `${kind}-pass-${id}`,
+  };
+}
+
+/** A listener account made through the API's public sign-up. */
+async function signedUp(kind: string): Promise<Account> {
+  const made = account(kind);
+  await apiCall('POST', '/users', null, { username: made.name, email: made.email, password: made.password });
+  return made;
+}
+
+async function openAccount(page: Page) {
+  await page.getByRole('link', { name: 'My account' }).click();
+  await expect(page).toHaveURL(/\/account$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'My account' })).toBeVisible();
+}
+
+test('a visitor signs up from the sign-in page and lands signed in on their start page', async ({ page }) => {
+  const lee = account('Signup');
+  await page.goto('/sign-in');
+  await page.getByRole('link', { name: 'Create an account' }).click();
+  await expect(page).toHaveURL(/\/sign-up$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Create an account' })).toBeVisible();
+  await expect(page).toHaveTitle('Create an account · Music Catalogue');
+  await expect(page.getByRole('link', { name: 'Sign in', exact: true })).toHaveAttribute('href', '/sign-in');
+
+  // Nothing filled in: each field says what it needs, and the first one takes the focus.
+  const create = page.getByRole('button', { name: 'Create account' });
+  await create.click();
+  const name = page.getByLabel('Name');
+  const email = page.getByLabel('Email');
+  const password = page.getByLabel('Password');
+  for (const field of [name, email, password]) await expect(field).toHaveAttribute('aria-invalid', 'true');
+  await expect(name).toBeFocused();
+  await expect(name).toHaveAccessibleDescription(/your name/i);
+  await expect(password).toHaveAccessibleDescription(/8 to 128 characters/);
+  expect(await seriousViolations(page), 'sign-up with errors').toEqual([]);
+
+  // A password too short: refused before anything is sent, the focus on it.
+  await name.fill(lee.name);
+  await email.fill(lee.email);
+  await password.fill('short');
+  await create.click();
+  await expect(password).toHaveAttribute('aria-invalid', 'true');
+  await expect(password).toBeFocused();
+  await expect(name).not.toHaveAttribute('aria-invalid', 'true');
+
+  await password.fill(lee.password);
+  await create.click();
+  await expect(page).toHaveURL(/\/playlists$/);
+  await expect(page.locator('.whoami-name')).toHaveText(lee.name);
+  await expect(page.locator('.whoami .badge')).toHaveText('Listener');
+  // Signed in as sign-in does it: the tokens in httpOnly cookies only.
+  const tokens = (await page.context().cookies()).filter(
+    (c) => c.name === 'mc_access' || c.name === 'mc_refresh',
+  );
+  expect(tokens).toHaveLength(2);
+  expect(tokens.every((c) => c.httpOnly)).toBe(true);
+
+  // A real account: signed out, they sign in with what they chose.
+  await signOut(page);
+  await signIn(page, lee);
+  await expect(page.locator('.whoami-name')).toHaveText(lee.name);
+});
+
+test('signing up with an email that has an account says so in words, with a way to sign in', async ({
+  page,
+}) => {
+  const taken = await signedUp('Taken');
+  await page.goto('/sign-up?next=%2Fsongs');
+  await page.getByLabel('Name').fill('Someone Else');
+  // Emails are one account whatever their letter case.
+  await page.getByLabel('Email').fill(taken.email.toUpperCase());
+  await page.getByLabel('Password').fill('another-password-1');
+  await page.getByRole('button', { name: 'Create account' }).click();
+  // In the page, not Next's route announcer (an alert region of its own).
+  const alert = page.getByRole('main').getByRole('alert');
+  await expect(alert).toHaveText('An account with this email exists. Sign in instead.');
+  await expect(page).toHaveURL(/\/sign-up\?next=%2Fsongs$/);
+  const cookies = await page.context().cookies();
+  expect(cookies.filter((c) => c.name === 'mc_access' || c.name === 'mc_refresh')).toEqual([]);
+
+  // The link keeps where they were going.
+  await alert.getByRole('link', { name: 'Sign in instead.' }).click();
+  await expect(page).toHaveURL(/\/sign-in\?next=%2Fsongs$/);
+  await page.getByLabel('Email').fill(taken.email);
+  await page.getByLabel('Password').fill(taken.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/songs$/);
+});
+
+test('the password is shown and hidden again with its toggle', async ({ page }) => {
+  await page.goto('/sign-in');
+  const password = page.getByLabel('Password');
+  await password.fill('typed-secret-1');
+  const show = page.getByRole('button', { name: 'Show password' });
+  await expect(password).toHaveAttribute('type', 'password');
+  await expect(show).toHaveAttribute('aria-pressed', 'false');
+  await expect(show).toHaveAttribute('aria-controls', (await password.getAttribute('id'))!);
+  const box = (await show.boundingBox())!;
+  expect(box.width).toBeGreaterThanOrEqual(24);
+  expect(box.height).toBeGreaterThanOrEqual(24);
+
+  await show.click();
+  await expect(password).toHaveAttribute('type', 'text');
+  await expect(password).toHaveValue('typed-secret-1');
+  const hide = page.getByRole('button', { name: 'Hide password' });
+  await expect(hide).toHaveAttribute('aria-pressed', 'true');
+  await hide.click();
+  await expect(password).toHaveAttribute('type', 'password');
+  await expect(show).toHaveAttribute('aria-pressed', 'false');
+
+  // Shown when the form is sent, it is hidden again (browsers keep typed text for autofill).
+  await show.click();
+  await expect(password).toHaveAttribute('type', 'text');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(password).toHaveAttribute('type', 'password');
+});
+
+test('my account: a new name is saved with the current password and shown in the shell', async ({ page }) => {
+  const rae = await signedUp('Rename');
+  await signIn(page, rae);
+  await openAccount(page);
+  await expect(page).toHaveTitle('My account · Music Catalogue');
+  const facts = page.locator('.facts');
+  await expect(facts).toContainText(rae.name);
+  await expect(facts).toContainText(rae.email);
+  await expect(facts).toContainText('Listener (user)');
+  await expect(facts).toContainText('Member since');
+  expect(await seriousViolations(page), 'account').toEqual([]);
+
+  const details = page.getByRole('form', { name: 'Name and email' });
+  const current = details.getByLabel('Current password');
+  const save = details.getByRole('button', { name: 'Save name and email' });
+  await expect(current).toHaveAccessibleDescription(/stays as it is/);
+
+  // Without the current password nothing is sent: the form asks for it.
+  const renamed = `${rae.name} Renamed`;
+  await details.getByLabel('Name').fill(renamed);
+  await save.click();
+  await expect(current).toHaveAttribute('aria-invalid', 'true');
+  await expect(current).toBeFocused();
+  await expect(page.locator('.whoami-name')).toHaveText(rae.name);
+
+  await current.fill(rae.password);
+  await save.click();
+  await expect(details.getByRole('status')).toHaveText('Your name and email are saved.');
+  await expect(page.locator('.whoami-name')).toHaveText(renamed);
+  await expect(facts).toContainText(renamed);
+  await expect(current).toHaveValue('');
+
+  // Saved on the API, and the password is the one they had.
+  await signOut(page);
+  await signIn(page, rae);
+  await expect(page.locator('.whoami-name')).toHaveText(renamed);
+});
+
+test('my account: a wrong current password is refused in words and nothing changes', async ({ page }) => {
+  const wes = await signedUp('Wrong');
+  await signIn(page, wes);
+  await openAccount(page);
+
+  const details = page.getByRole('form', { name: 'Name and email' });
+  const current = details.getByLabel('Current password');
+  await details.getByLabel('Name').fill('Not Saved');
+  await current.fill('not-my-password');
+  await details.getByRole('button', { name: 'Save name and email' }).click();
+  await expect(current).toHaveAttribute('aria-invalid', 'true');
+  await expect(current).toHaveAccessibleDescription(/This is not your current password/);
+  await expect(current).toBeFocused();
+  await expect(details.getByRole('status')).toHaveText('');
+
+  const change = page.getByRole('form', { name: 'Change password' });
+  await change.getByLabel('Current password').fill('still-not-it');
+  await change.getByLabel(/^New password/).fill('a-new-password-1');
+  await change.getByLabel('Confirm new password').fill('a-new-password-1');
+  await change.getByRole('button', { name: 'Change password' }).click();
+  await expect(change.getByLabel('Current password')).toHaveAccessibleDescription(
+    /This is not your current password/,
+  );
+
+  // Still signed in, as they were, with their name and their password.
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1, name: 'My account' })).toBeVisible();
+  await expect(page.locator('.whoami-name')).toHaveText(wes.name);
+  await signOut(page);
+  await signIn(page, wes);
+});
+
+test('my account: a new password, then signing in with it and not the old one', async ({ page }) => {
+  const pia = await signedUp('Password');
+  const newPassword = `${pia.password}-new`;
+  await signIn(page, pia);
+  await openAccount(page);
+
+  const change = page.getByRole('form', { name: 'Change password' });
+  const current = change.getByLabel('Current password');
+  const fresh = change.getByLabel(/^New password/);
+  const confirm = change.getByLabel('Confirm new password');
+  const submit = change.getByRole('button', { name: 'Change password' });
+  await expect(fresh).toHaveAccessibleDescription(/8 to 128 characters/);
+
+  // The new one typed twice differently: refused before anything is sent.
+  await current.fill(pia.password);
+  await fresh.fill(newPassword);
+  await confirm.fill(`${newPassword}-typo`);
+  await submit.click();
+  await expect(confirm).toHaveAttribute('aria-invalid', 'true');
+  await expect(confirm).toBeFocused();
+  await expect(confirm).toHaveAccessibleDescription(/not the same as the new password/);
+
+  await confirm.fill(newPassword);
+  await submit.click();
+  await expect(change.getByRole('status')).toHaveText(
+    'Your password is changed. Use the new one when you next sign in.',
+  );
+  for (const field of [current, fresh, confirm]) await expect(field).toHaveValue('');
+  // The session goes on.
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1, name: 'My account' })).toBeVisible();
+  await expect(page.locator('.whoami-name')).toHaveText(pia.name);
+  await signOut(page);
+
+  await page.getByLabel('Email').fill(pia.email);
+  await page.getByLabel('Password').fill(pia.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.locator('.notice-error')).toHaveText('The email or the password is not right.');
+  await signIn(page, { email: pia.email, password: newPassword });
+  await expect(page.locator('.whoami-name')).toHaveText(pia.name);
+});
+
+test('on a phone, the account is in the menu', async ({ page }) => {
+  const phil = await signedUp('Phone');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signIn(page, phil);
+  // Folded away with the menu until it is opened.
+  await expect(page.getByRole('link', { name: 'My account' })).toHaveCount(0);
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'My account' }).click();
+  await expect(page).toHaveURL(/\/account$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'My account' })).toBeVisible();
+});

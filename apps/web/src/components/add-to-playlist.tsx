@@ -1,0 +1,155 @@
+'use client';
+
+import Link from 'next/link';
+import { useEffect, useRef, useState } from 'react';
+import { Dialog } from '@/components/dialog';
+import { useMe } from '@/components/session';
+import { Button, Pager, QueryView } from '@/components/ui';
+import { describeError, toProblem } from '@/lib/errors';
+import { type Playlist, trpc } from '@/lib/trpc';
+
+const LIMIT = 20;
+
+interface SongRef {
+  id: string;
+  title: string;
+}
+
+/** What became of the last add: said in words, and focused so it is read out and the place is kept. */
+interface Outcome {
+  tone: 'success' | 'error';
+  text: string;
+}
+
+/**
+ * "Add to playlist" for songs: `button(song)` opens a dialog listing the signed-in user's own
+ * playlists (every role owns some), each with an Add button, or saying the song is already in
+ * it. Render `dialog` once in the page. A button `inRow` (one of many on a list) is a quiet one
+ * that names its song for screen readers.
+ */
+export function useAddToPlaylist() {
+  const [song, setSong] = useState<SongRef | null>(null);
+  const close = () => setSong(null);
+  return {
+    button: (record: SongRef, { inRow = false }: { inRow?: boolean } = {}) => (
+      <Button
+        variant={inRow ? 'ghost' : 'secondary'}
+        onClick={() => setSong({ id: record.id, title: record.title })}
+        aria-label={inRow ? `Add to playlist: ${record.title}` : undefined}
+      >
+        Add to playlist
+      </Button>
+    ),
+    dialog: (
+      <Dialog open={song !== null} title={`Add “${song?.title ?? ''}” to a playlist`} onClose={close}>
+        {song && <PlaylistChoices song={song} onClose={close} />}
+      </Dialog>
+    ),
+  };
+}
+
+function sentence(text: string): string {
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
+function PlaylistChoices({ song, onClose }: { song: SongRef; onClose: () => void }) {
+  const me = useMe();
+  const [page, setPage] = useState(1);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const outcomeRef = useRef<HTMLParagraphElement>(null);
+  const utils = trpc.useUtils();
+  // The user's own playlists, as the playlists page lists "My playlists".
+  const playlists = trpc.playlists.list.useQuery(
+    { userId: me.id, page, limit: LIMIT },
+    { placeholderData: (previous) => previous },
+  );
+  const add = trpc.playlists.addSong.useMutation({
+    // Every view of playlists (this list's songIds, a playlist's page and its songs) is out of date.
+    onSettled: () => utils.playlists.invalidate(),
+  });
+  useEffect(() => {
+    if (outcome) outcomeRef.current?.focus();
+  }, [outcome]);
+
+  function addTo(playlist: Playlist) {
+    setOutcome(null);
+    add.mutate(
+      { playlistId: playlist.id, songId: song.id },
+      {
+        onSuccess: () =>
+          setOutcome({ tone: 'success', text: `Added “${song.title}” to “${playlist.name}”.` }),
+        onError: (error) => {
+          // 409: already there (someone added it since this list was read), or the playlist is full.
+          const problem = toProblem(error);
+          const why = problem.code === 'CONFLICT' ? problem.message : describeError(error);
+          setOutcome({ tone: 'error', text: `Not added to “${playlist.name}”. ${sentence(why)}` });
+        },
+      },
+    );
+  }
+
+  return (
+    <>
+      <div className="dialog-body">
+        {outcome && (
+          <p
+            ref={outcomeRef}
+            tabIndex={-1}
+            className={`notice notice-${outcome.tone}`}
+            role={outcome.tone === 'error' ? 'alert' : 'status'}
+          >
+            {outcome.text}
+          </p>
+        )}
+        <QueryView
+          query={playlists}
+          isEmpty={(data) => data.data.length === 0}
+          empty={
+            <>
+              You have no playlists yet. <Link href="/playlists">Create one on the Playlists page</Link>.
+            </>
+          }
+        >
+          {(data) => (
+            <>
+              <ul className="rows playlist-choices" aria-label="Your playlists">
+                {data.data.map((playlist) => (
+                  <li key={playlist.id} className="row">
+                    <span className="grow">
+                      {playlist.name}{' '}
+                      <span className="muted">
+                        · {playlist.songCount} {playlist.songCount === 1 ? 'song' : 'songs'}
+                      </span>
+                    </span>
+                    {playlist.songIds.includes(song.id) ? (
+                      <span className="muted">Already in this playlist</span>
+                    ) : (
+                      <Button
+                        variant="ghost"
+                        busy={add.isPending && add.variables?.playlistId === playlist.id}
+                        onClick={() => addTo(playlist)}
+                        aria-label={`Add to ${playlist.name}`}
+                      >
+                        Add
+                      </Button>
+                    )}
+                  </li>
+                ))}
+              </ul>
+              <Pager
+                page={page}
+                limit={LIMIT}
+                total={data.pagination.total}
+                onPage={setPage}
+                label="Pages of your playlists"
+              />
+            </>
+          )}
+        </QueryView>
+      </div>
+      <footer className="dialog-actions">
+        <Button onClick={onClose}>Done</Button>
+      </footer>
+    </>
+  );
+}

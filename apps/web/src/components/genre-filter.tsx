@@ -1,0 +1,79 @@
+'use client';
+
+import { useEffect, useId, useState } from 'react';
+import { useDebounced } from '@/components/ui';
+import { trpc } from '@/lib/trpc';
+import { useUrlText } from '@/lib/url-state';
+
+/** How many genres are suggested at once. */
+const SUGGESTIONS = 20;
+
+/**
+ * The genre filter: a text box that suggests the genres in use (GET /genres, matched as one
+ * types, each with its number of songs) through a <datalist>, the browser's own accessible
+ * combobox. The filter is an exact match (letter case aside), so it applies once the text names
+ * a suggested genre (chosen, or typed in full), on Enter, when the box is left, or when emptied;
+ * half a name does not empty the list meanwhile. Suggestions are asked for only once the box is
+ * used, so the songs list costs no call for them until then.
+ */
+export function GenreFilter({ value, onChange }: { value: string; onChange: (genre: string) => void }) {
+  const id = useId();
+  const { text, setText, commitNow } = useUrlText(value, onChange);
+  const [used, setUsed] = useState(false);
+  const term = useDebounced(text.trim(), 200);
+  const genres = trpc.genres.list.useQuery(
+    { limit: SUGGESTIONS, ...(term ? { search: term } : {}) },
+    { enabled: used, staleTime: 60_000, placeholderData: (previous) => previous },
+  );
+  const suggestions = genres.data?.data ?? [];
+  const typed = text.trim();
+  const named = suggestions.find((genre) => genre.name.toLowerCase() === typed.toLowerCase());
+  // A genre chosen from the list, or typed in full (its suggestion may arrive a moment later):
+  // the filter follows at once, in the genre's own spelling. commitNow ignores a repeat.
+  useEffect(() => {
+    if (named && named.name.toLowerCase() !== value.toLowerCase()) commitNow(named.name);
+  });
+  /** Enter, or leaving the box: whatever it says is the filter (letter case aside). */
+  function settle() {
+    if (typed.toLowerCase() !== value.toLowerCase()) commitNow(named?.name ?? typed);
+  }
+
+  return (
+    <div className="field">
+      <label htmlFor={id}>Genre</label>
+      <input
+        id={id}
+        type="text"
+        list={`${id}-genres`}
+        autoComplete="off"
+        value={text}
+        maxLength={50}
+        aria-describedby={`${id}-hint`}
+        onFocus={() => setUsed(true)}
+        onChange={(e) => {
+          setText(e.target.value);
+          if (e.target.value.trim() === '') commitNow('');
+        }}
+        onBlur={settle}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') {
+            e.preventDefault();
+            settle();
+          }
+        }}
+      />
+      <p className="sr-only" id={`${id}-hint`}>
+        Suggests the genres in use as you type; choose one or press Enter.
+      </p>
+      <datalist id={`${id}-genres`}>
+        {suggestions.map((genre) => (
+          <option
+            key={genre.name}
+            value={genre.name}
+            label={`${genre.name} (${genre.songCount} ${genre.songCount === 1 ? 'song' : 'songs'})`}
+          />
+        ))}
+      </datalist>
+    </div>
+  );
+}
