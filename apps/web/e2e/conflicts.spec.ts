@@ -78,3 +78,62 @@ test('a song changed meanwhile: the notice says what changed; save mine, or relo
 
   await apiCall('DELETE', `/songs/${song.id}`, token);
 });
+
+interface Playlist {
+  id: string;
+  name: string;
+  description: string | null;
+  songIds: string[];
+}
+
+test('a playlist: songs changed meanwhile are kept and the details save; a rename meanwhile is a notice', async ({
+  page,
+}) => {
+  const songs = await Promise.all(
+    [1, 2, 3].map((n) =>
+      apiCall<Song>('POST', '/songs', token, { title: `Kept ${suffix} ${n}`, duration: 100 }),
+    ),
+  );
+  const name = `Details ${suffix}`;
+  const playlist = await apiCall<Playlist>('POST', '/playlists', token, {
+    name,
+    songIds: [songs[0]!.id, songs[1]!.id],
+  });
+
+  await signIn(page, ADMIN);
+  await page.goto(`/playlists/${playlist.id}`);
+  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+
+  // Songs change on this page just before the form opens (the remove may not be in yet) and
+  // through the API while it is open: neither is in this form, so its save goes through.
+  await page.getByRole('button', { name: `Remove Kept ${suffix} 1` }).click();
+  await page.getByRole('button', { name: 'Edit details' }).click();
+  const edit = page.getByRole('dialog', { name: 'Edit playlist' });
+  await apiCall('POST', `/playlists/${playlist.id}/songs`, token, { songId: songs[2]!.id });
+  await edit.getByLabel('Name').fill(`${name} renamed`);
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: `${name} renamed` })).toBeVisible();
+  await expect(edit).toHaveCount(0);
+  const saved = await apiCall<Playlist>('GET', `/playlists/${playlist.id}`, token);
+  expect(saved.name).toBe(`${name} renamed`);
+  expect(saved.songIds).toEqual([songs[1]!.id, songs[2]!.id]);
+
+  // A rename meanwhile is a change to this form's own field: the notice names it.
+  await page.getByRole('button', { name: 'Edit details' }).click();
+  await apiCall('PUT', `/playlists/${playlist.id}`, token, { name: `${name} theirs` });
+  await edit.getByLabel('Description').fill('Mine');
+  await edit.getByRole('button', { name: 'Save' }).click();
+  const notice = edit
+    .getByRole('alert')
+    .filter({ hasText: 'Someone changed this playlist while you were editing.' });
+  await expect(notice.getByRole('listitem')).toHaveCount(1);
+  await expect(notice.getByRole('listitem')).toContainText(`${name} theirs`);
+  await notice.getByRole('button', { name: 'Save mine anyway' }).click();
+  await expect(edit).toHaveCount(0);
+  const mine = await apiCall<Playlist>('GET', `/playlists/${playlist.id}`, token);
+  expect(mine.description).toBe('Mine');
+  expect(mine.name).toBe(`${name} renamed`);
+
+  await apiCall('DELETE', `/playlists/${playlist.id}`, token);
+  await Promise.all(songs.map((song) => apiCall('DELETE', `/songs/${song.id}`, token)));
+});

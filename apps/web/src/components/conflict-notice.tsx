@@ -11,28 +11,38 @@ export interface ConflictField<T> {
   value: (record: T) => unknown;
   /** The value in words; without it, as text ("none" when empty). */
   show?: (value: never) => string;
+  /**
+   * The form does not send this field (a playlist's songs, kept by its details form): a change
+   * to it alone loses nothing, so the form saves again over it without asking.
+   */
+  kept?: true;
 }
 
 export interface Change {
   label: string;
   before: string;
   after: string;
+  kept?: true;
 }
 
 const asText = (value: unknown) =>
   value === null || value === undefined || value === '' ? 'none' : String(value);
 
 /** The fields whose values differ between the record the form started from and the current one. */
-export function changesBetween<T>(fields: readonly ConflictField<T>[], before: T, after: T): Change[] {
+export function changesBetween<T>(fields: readonly ConflictField<T>[], before: T, current: T): Change[] {
   return fields.flatMap((field) => {
-    const [a, b] = [field.value(before), field.value(after)];
+    const [a, b] = [field.value(before), field.value(current)];
     if (JSON.stringify(a) === JSON.stringify(b)) return [];
     const show = (field.show ?? asText) as (value: unknown) => string;
     const [was, now] = [show(a), show(b)];
     // Same words, other values (the same number of songs, other songs): still say it changed.
-    return [{ label: field.label, before: was, after: was === now ? `${now} (changed)` : now }];
+    const after = was === now ? `${now} (changed)` : now;
+    return [{ label: field.label, before: was, after, ...(field.kept && { kept: true as const }) }];
   });
 }
+
+/** Saves in a row the form makes by itself, each after a 412 that touched none of its fields. */
+const MAX_RESAVES = 3;
 
 interface Version<T> {
   record: T;
@@ -46,6 +56,9 @@ interface Version<T> {
  * `overwrite()` can change the tag and the form save again at once. `onError` goes into the
  * mutation's options: on a 412 it fetches the current record (not into the query cache, which
  * would redraw the form and lose what was typed) and keeps what changed for the notice.
+ * When none of the fields the form sends changed (only a kept one, such as the songs of a playlist
+ * edited on the page a moment before, or nothing but the time of a save), there is nothing to
+ * lose: the form works from the current record and saves again by itself (`retryWith`).
  */
 export function useEditConflict<T>(
   record: T | null,
@@ -58,6 +71,8 @@ export function useEditConflict<T>(
   const context = useRef<{ ifMatch?: string }>({}).current;
   // The version worked from, as set (a tag computed for an earlier one must not replace its own).
   const latest = useRef(version);
+  const resave = useRef<(() => void) | null>(null);
+  const resaves = useRef(0);
 
   useEffect(() => {
     if (!version || version.tag !== undefined) return;
@@ -77,7 +92,14 @@ export function useEditConflict<T>(
     try {
       const current = await fetchCurrent();
       const changes = changesBetween(fields, base.record, current);
-      setConflict({ record: current, tag: await etagOf(current), changes });
+      const tag = await etagOf(current);
+      if (changes.every((change) => change.kept) && resave.current && resaves.current < MAX_RESAVES) {
+        resaves.current += 1;
+        workFrom({ record: current, tag });
+        resave.current();
+        return;
+      }
+      setConflict({ record: current, tag, changes: changes.filter((change) => !change.kept) });
     } catch {
       // Gone or unreachable: the form shows the 412 in words ("Reload to see their changes").
     } finally {
@@ -111,7 +133,14 @@ export function useEditConflict<T>(
     /** "Save mine anyway": the form saves again right after, with the current record's tag. */
     overwrite: adopt,
     /** After a save the form works from the saved record (a form left open saves over its own). */
-    saved: (saved: T) => workFrom({ record: saved, tag: undefined }),
+    saved: (saved: T) => {
+      resaves.current = 0;
+      workFrom({ record: saved, tag: undefined });
+    },
+    /** The form's save (given on each render), for saving again after a 412 that changed none of its fields. */
+    retryWith: (save: () => void) => {
+      resave.current = save;
+    },
   };
 }
 

@@ -8,8 +8,9 @@ import { orNull, useSave } from '@/lib/form';
 import { type Playlist, trpc } from '@/lib/trpc';
 
 /**
- * What the conflict notice compares: this form's fields, and the songs, which are in the
- * playlist's tag (so a song added meanwhile is also a 412 here).
+ * What the conflict notice compares: this form's fields, and the songs. The songs are in the
+ * playlist's tag, so a song added or moved meanwhile (also from this page, a moment before the
+ * form opened) is a 412 here; the form does not send them, so it then saves again by itself.
  */
 const PLAYLIST_FIELDS: readonly ConflictField<Playlist>[] = [
   { label: 'Name', value: (p) => p.name },
@@ -23,6 +24,7 @@ const PLAYLIST_FIELDS: readonly ConflictField<Playlist>[] = [
     label: 'Songs',
     value: (p) => p.songIds,
     show: (ids: string[]) => `${ids.length} song${ids.length === 1 ? '' : 's'}`,
+    kept: true,
   },
 ];
 
@@ -72,6 +74,7 @@ export function PlaylistForm({
       nouns: { name: 'a name' },
     },
   );
+  lock.retryWith(save);
 
   return (
     <DialogForm

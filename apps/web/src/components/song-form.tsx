@@ -91,6 +91,7 @@ export function SongForm({
       nouns: { title: 'a title' },
     },
   );
+  lock.retryWith(save);
 
   return (
     <DialogForm
