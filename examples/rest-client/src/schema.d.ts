@@ -110,6 +110,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/profiles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Public names of users: yourself and owners of public playlists (admins: everyone)
+         * @description Any signed-in caller. Resolves the names behind `userId`s (e.g. the owners of other listeners’ public playlists) in one call: pass up to 100 `ids` and `limit=100`. Making a playlist public shows its owner’s username with it. A malformed id in `ids` or more than 100 of them is a 400.
+         *
+         *     Only `id` and `username`, never the email or the role. An admin sees every user; anyone else sees themself and every user who owns at least one public playlist. Other users are simply absent (not an error), also when `ids` names them. Ordered by username, then id. `search` matches a substring of the username, case-insensitively.
+         */
+        get: operations["users-profiles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/users/{userId}": {
         parameters: {
             query?: never;
@@ -590,6 +612,16 @@ export interface components {
              * @description Number of all matching items
              */
             total: number;
+        };
+        ProfileList: {
+            data: components["schemas"]["Profile"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /** @description A user’s public name: never their email or role */
+        Profile: {
+            /** Format: uuid */
+            id: string;
+            username: string;
         };
         ArtistList: {
             data: components["schemas"]["Artist"][];
@@ -1600,6 +1632,76 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description Body fields failed validation (an unknown field included); `errors` names each; or the `Idempotency-Key` is malformed, or was already used with another path or body (`field: "Idempotency-Key"`) */
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "users-profiles": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only these users: 1 to 100 comma-separated ids (UUIDs, any letter case; duplicates are ignored); ids that name nobody, or a user you may not see, are simply absent. Resolves the owners of a page of playlists in one call: pass `limit=100` to get them all on one page.
+                 * @example 01970a3e-5c1d-7b2a-8f3e-2d4c6b8a9e01,01970a3e-6d2e-7c3b-8a4f-3e5d7c9b0f06
+                 */
+                ids?: string;
+                /** @description Case-insensitive substring of the username */
+                search?: string;
+                /**
+                 * @description Page number, from 1
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page, 1 to 100
+                 * @example 100
+                 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01970a3e-5c1d-7b2a-8f3e-2d4c6b8a9e01",
+                     *           "username": "Ada Lovelace"
+                     *         },
+                     *         {
+                     *           "id": "01970a3e-6d2e-7c3b-8a4f-3e5d7c9b0f06",
+                     *           "username": "Grace Hopper"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "limit": 100,
+                     *         "total": 2
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProfileList"];
+                };
+            };
+            /** @description Malformed request: a query parameter is malformed or out of range (`page=0`, `limit=101`); `If-None-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];

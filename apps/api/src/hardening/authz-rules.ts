@@ -143,6 +143,15 @@ export const ACCOUNT_ROWS: Record<string, Entry> = {
   'auth.me': { targets: { self: { input: same({}), expect: anyone } } },
 
   'users.list': { targets: { all: { input: same({}), expect: adminOnly } } },
+  'users.profiles': {
+    targets: {
+      all: { input: same({}), expect: anyone },
+      'by ids': {
+        input: async (_db, w) => ({ ids: `${w.actors.user.user.id},${w.actors.admin.user.id}` }),
+        expect: anyone,
+      },
+    },
+  },
   'users.create': {
     targets: {
       'role user': { input: async () => newUser(), expect: { others: 'ok' } },

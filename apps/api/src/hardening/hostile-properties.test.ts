@@ -51,6 +51,12 @@ const EXAMPLES: Record<string, (f: Fixtures) => Input> = {
   'auth.logout': () => ({}),
   'auth.me': () => ({}),
   'users.list': () => ({ role: 'user', search: 'a', sort: '-username,createdAt', page: 1, limit: 10 }),
+  'users.profiles': (f) => ({
+    ids: `${f.user.user.id},${f.victim.user.id}`,
+    search: 'a',
+    page: 1,
+    limit: 10,
+  }),
   'users.create': () => ({ username: 'Prop', email: 'prop@example.com', password: 'a-good-password' }),
   'users.get': () => ({}),
   'users.update': (f) => ({ username: 'Prop', email: f.user.user.email, password: 'a-good-password' }),

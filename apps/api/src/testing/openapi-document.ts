@@ -110,6 +110,7 @@ export const ETAGGED = [
 ];
 export const LISTS = [
   'GET /users',
+  'GET /profiles',
   'GET /artists',
   'GET /artists/{artistId}/songs',
   'GET /songs',

@@ -19,13 +19,14 @@ export const INFO_DESCRIPTION = `Users, artists, songs and playlists of a music 
 - Request budgets per caller with \`RateLimit-*\` headers; over budget is 429 with \`Retry-After\`.
 - \`Link\` headers on every list, and \`sort\` on the users, artists, songs and playlists lists.
 - \`PUT /users/{userId}/role\`, \`GET /users?search=\`, \`GET /genres\`; there is always an admin (409 otherwise).
+- \`GET /artists?ids=\` (up to 100 artists in one call) and \`GET /profiles\` (the usernames of public playlists' owners).
 - Every 401 carries \`WWW-Authenticate\`; a token that is sent must be valid, also on public operations.`;
 
 /** Every tag with what its operations are about. */
 export const TAG_DESCRIPTIONS: Record<string, string> = {
   auth: 'Sign in with email and password, refresh and end sessions, and who am I. Access tokens are JWTs valid 24 hours; refresh tokens are single use.',
   users:
-    'Accounts and their roles (`user`, `artist`, `admin`). Anyone may sign up; a user sees and changes only themself, admins everyone.',
+    'Accounts and their roles (`user`, `artist`, `admin`). Anyone may sign up; a user sees and changes only themself, admins everyone. `GET /profiles` shows any signed-in user the username (nothing else) of whoever owns a public playlist.',
   artists:
     'Artists of the catalogue and the songs linked to them. Admins create and delete them; an artist account (`userId`) edits its own.',
   songs:

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { likeContains } from '../like';
 import type { Db, NewUser, Role, UserRow, UserUpdate } from '../schema';
 import { type OrderKey, orderTerms } from './order';
@@ -62,6 +63,61 @@ export async function listUsers(db: Db, args: ListUsersArgs): Promise<{ rows: Us
     query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.total) };
+}
+
+/** What a profile shows of a user: nothing else is read. */
+export type ProfileRow = Pick<UserRow, 'id' | 'username'>;
+
+export interface ListProfilesArgs {
+  /**
+   * Whose profiles may be listed: this user's own and those of users who own at least one
+   * public playlist; `null` lifts the restriction (every user). Required, so no caller gets
+   * every user by leaving it out.
+   */
+  visibleTo: string | null;
+  /** Only these users (one `= any(array)` on the primary key, however many). */
+  ids?: readonly string[] | undefined;
+  /** Case-insensitive substring of the username, taken literally (no wildcards). */
+  search?: string | undefined;
+  limit: number;
+  offset: number;
+}
+
+/** One page of profiles (id and username), ordered by username, then id, with the matching total. */
+export async function listProfiles(
+  db: Db,
+  args: ListProfilesArgs,
+): Promise<{ rows: ProfileRow[]; total: number }> {
+  let query = db.selectFrom('users');
+  const { visibleTo } = args;
+  if (visibleTo !== null) {
+    query = query.where((eb) =>
+      eb.or([
+        eb('users.id', '=', visibleTo),
+        eb.exists(
+          eb
+            .selectFrom('playlists')
+            .select(sql.lit(1).as('one'))
+            .whereRef('playlists.user_id', '=', 'users.id')
+            .where('playlists.is_public', '=', true),
+        ),
+      ]),
+    );
+  }
+  // One array parameter, as listArtists: the statement stays the same for any count.
+  if (args.ids) query = query.where('users.id', '=', sql<string>`any(${[...args.ids]}::uuid[])`);
+  if (args.search) query = query.where('users.username', 'ilike', likeContains(args.search));
+  const [rows, count] = await Promise.all([
+    query
+      .select(['users.id', 'users.username'])
+      .orderBy('users.username')
+      .orderBy('users.id')
+      .limit(args.limit)
+      .offset(args.offset)
+      .execute(),
+    query.select(sql<number>`count(*)::int`.as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: count.total };
 }
 
 /**

@@ -2,7 +2,9 @@ import { emptyOutput } from '../../schemas';
 import { authedProcedure, publicProcedure, rest, router } from '../../trpc';
 import {
   createUserInput,
+  listProfilesInput,
   listUsersInput,
+  profileListSchema,
   setRoleInput,
   updateUserInput,
   userIdInput,
@@ -28,6 +30,24 @@ export const usersRouter = router({
     .input(listUsersInput)
     .output(userListSchema)
     .query(({ ctx, input }) => users.listUsers(ctx, input)),
+
+  profiles: authedProcedure
+    .meta(
+      rest({
+        method: 'GET',
+        path: '/profiles',
+        tag: 'users',
+        summary: 'Public names of users: yourself and owners of public playlists (admins: everyone)',
+        description:
+          'Only `id` and `username`, never the email or the role. An admin sees every user; anyone ' +
+          'else sees themself and every user who owns at least one public playlist. Other users ' +
+          'are simply absent (not an error), also when `ids` names them. Ordered by username, then ' +
+          'id. `search` matches a substring of the username, case-insensitively.',
+      }),
+    )
+    .input(listProfilesInput)
+    .output(profileListSchema)
+    .query(({ ctx, input }) => users.listProfiles(ctx, input)),
 
   create: publicProcedure
     .meta(

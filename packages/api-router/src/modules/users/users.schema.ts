@@ -1,6 +1,6 @@
 import type { UserRow } from '@music/db';
 import { z } from 'zod';
-import { idParam, listOf, pageQuery, sortQuery, text } from '../../schemas';
+import { idListQuery, idParam, listOf, pageQuery, sortQuery, text } from '../../schemas';
 import { timestamps, timestampsOf } from '../shared/records.schema';
 
 export const roleSchema = z.enum(['user', 'artist', 'admin']).meta({ id: 'Role' });
@@ -76,3 +76,37 @@ export const listUsersInput = z.strictObject({
 export type ListUsersInput = z.infer<typeof listUsersInput>;
 
 export const userListSchema = listOf(userSchema).meta({ id: 'UserList' });
+
+/**
+ * The public name of a user: what `GET /profiles` shows of another listener, so a playlist can
+ * say whose it is. Its fields are `User`'s own, so they carry the same bounds.
+ */
+export const profileSchema = z
+  .object({ id: userSchema.shape.id, username: userSchema.shape.username })
+  .meta({ id: 'Profile', description: 'A user’s public name: never their email or role' });
+
+export type Profile = z.infer<typeof profileSchema>;
+
+export const toProfile = (row: Pick<UserRow, 'id' | 'username'>): Profile => ({
+  id: row.id,
+  username: row.username,
+});
+
+/** How many ids `GET /profiles?ids` takes: one page's worth at the largest `limit`. */
+export const MAX_PROFILE_IDS = 100;
+
+export const listProfilesInput = z.strictObject({
+  ids: idListQuery('user', MAX_PROFILE_IDS).meta({
+    description:
+      `Only these users: 1 to ${MAX_PROFILE_IDS} comma-separated ids (UUIDs, any letter case; ` +
+      'duplicates are ignored); ids that name nobody, or a user you may not see, are simply absent. ' +
+      'Resolves the owners of a page of playlists in one call: pass ' +
+      `\`limit=${MAX_PROFILE_IDS}\` to get them all on one page.`,
+  }),
+  // Username only: matching emails would let a caller probe for them.
+  search: text(0, 50).optional().meta({ description: 'Case-insensitive substring of the username' }),
+  ...pageQuery,
+});
+export type ListProfilesInput = z.infer<typeof listProfilesInput>;
+
+export const profileListSchema = listOf(profileSchema).meta({ id: 'ProfileList' });

@@ -3,10 +3,13 @@ import { type Db, isUniqueViolation, isUuid, type UserRow, type UserUpdate, user
 import type { Actor, Context } from '../../context';
 import { AppError } from '../../errors';
 import { type AuthedContext, assertPrecondition, isAdmin, loadOr404, page, sortOrder } from '../../kernel';
+import { idList } from '../../schemas';
 import {
   type CreateUserInput,
+  type ListProfilesInput,
   type ListUsersInput,
   type SetRoleInput,
+  toProfile,
   toUser,
   type UpdateUserInput,
   type User,
@@ -45,6 +48,21 @@ export async function listUsers(ctx: AuthedContext, input: ListUsersInput) {
     sort: sortOrder(input.sort, SORT_COLUMNS),
   };
   return page(input, (window) => users.listUsers(ctx.db, { ...filters, ...window }), toUser);
+}
+
+/**
+ * The public names of users, ordered by username, then id. An admin sees every user; anyone else
+ * sees themself and every user who owns at least one public playlist (making a playlist public
+ * shows its owner's username with it). Everyone else is absent, not an error: `ids` naming
+ * nobody, or a user the caller may not see, are left out. Only id and username, never more.
+ */
+export function listProfiles(ctx: AuthedContext, input: ListProfilesInput) {
+  const filters = {
+    visibleTo: isAdmin(ctx.actor) ? null : ctx.actor.user.id,
+    ids: idList(input.ids),
+    search: input.search || undefined,
+  };
+  return page(input, (window) => users.listProfiles(ctx.db, { ...filters, ...window }), toProfile);
 }
 
 /** Public sign-up; an admin may also create accounts with any role. */

@@ -51,6 +51,21 @@ export const authAndUserDocs: Record<string, OperationDoc> = {
     query: { search: 'ada', sort: '-createdAt', page: 1, limit: 20 },
     errors: { FORBIDDEN: 'Not an admin' },
   },
+  'users.profiles': {
+    description:
+      'Any signed-in caller. Resolves the names behind `userId`s (e.g. the owners of other ' +
+      'listeners’ public playlists) in one call: pass up to 100 `ids` and `limit=100`. Making a ' +
+      'playlist public shows its owner’s username with it. A malformed id in `ids` or more than ' +
+      '100 of them is a 400.',
+    query: { ids: `${IDS.user},${IDS.artistUser}`, page: 1, limit: 100 },
+    response: {
+      data: [
+        { id: IDS.user, username: 'Ada Lovelace' },
+        { id: IDS.artistUser, username: 'Grace Hopper' },
+      ],
+      pagination: { page: 1, limit: 100, total: 2 },
+    },
+  },
   'users.create': {
     description:
       'Public sign-up: without a token the new user gets role `user`. An admin’s token may set any ' +
