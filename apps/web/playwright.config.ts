@@ -10,6 +10,10 @@ const API_PORT = Number(process.env.E2E_API_PORT ?? 4310);
 const WEB_PORT = Number(process.env.E2E_WEB_PORT ?? 3310);
 export const ADMIN = { email: 'admin@e2e.test', password: 'e2e-admin-password' };
 
+// A phone with a touch screen, in Chromium (Playwright's Pixel 7 is a Chromium device already;
+// its defaultBrowserType only says so again and is not allowed inside a project's `use`).
+const { defaultBrowserType: _, ...phone } = devices['Pixel 7'];
+
 const systemChromium = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
   (candidate): candidate is string => Boolean(candidate && existsSync(candidate)),
 );
@@ -30,7 +34,8 @@ export default defineConfig({
     launchOptions: systemChromium ? { executablePath: systemChromium } : {},
   },
   // The journeys (console, session) tell one story on the fresh database and count what they
-  // made; the feature specs run after them and make records of their own, with unique names.
+  // made; the feature specs run after them and make records of their own, with unique names, on
+  // a desktop and again on a phone with touch (the speed spec measures both itself).
   projects: [
     { name: 'journeys', testMatch: /(console|session)\.spec\.ts$/, use: { ...devices['Desktop Chrome'] } },
     {
@@ -38,6 +43,12 @@ export default defineConfig({
       testIgnore: /(console|session)\.spec\.ts$/,
       dependencies: ['journeys'],
       use: { ...devices['Desktop Chrome'] },
+    },
+    {
+      name: 'phone',
+      testIgnore: /(console|session|speed)\.spec\.ts$/,
+      dependencies: ['journeys'],
+      use: phone,
     },
   ],
   webServer: [

@@ -74,6 +74,9 @@ test('an admin builds a small catalogue', async ({ page }) => {
   await dialog.getByRole('button', { name: 'Create user' }).click();
   await expect(dialog.locator('.notice-error')).toContainText(/already/i);
   await dialog.getByRole('button', { name: 'Cancel' }).click();
+  // What was typed is not saved: the dialog asks before it is lost.
+  await dialog.getByRole('button', { name: 'Discard' }).click();
+  await expect(dialog).toBeHidden();
   await page.getByLabel('Role').selectOption({ label: 'Artist' });
   await expect(page.getByRole('row')).toHaveCount(3); // header + the two artist accounts
   await screenshot(page, '02-admin-users');

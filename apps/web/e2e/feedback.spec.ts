@@ -1,7 +1,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { ADMIN } from '../playwright.config';
 import { uniqueSuffix } from './api';
-import { signIn } from './steps';
+import { openFromMenu, signIn } from './steps';
 
 /**
  * What the console tells after an action, and what it asks before edits are lost: a toast (the
@@ -86,4 +86,69 @@ test('a dialog with changes asks before it closes; an untouched one closes at on
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByRole('link', { name })).toHaveCount(0);
+});
+
+test('the users dialogs confirm in a toast and ask before unsaved edits are lost', async ({ page }) => {
+  const name = `Toast User ${suffix}`;
+  const email = `toast-user-${suffix}@e2e.test`;
+  await page.goto('/users');
+  await page.getByRole('button', { name: 'New user' }).click();
+  const create = page.getByRole('dialog', { name: 'New user' });
+  await create.getByLabel('Name').fill(name);
+  // Typed into, the new-user dialog asks before Escape closes it.
+  await page.keyboard.press('Escape');
+  await expect(create.getByText('Discard your changes?')).toBeVisible();
+  await create.getByRole('button', { name: 'Keep editing' }).click();
+  await create.getByLabel('Email').fill(email);
+  await create.getByLabel('Password').fill('toast-password-1');
+  await create.getByRole('button', { name: 'Create user' }).click();
+  await expect(create).toBeHidden();
+  await expect(toast(page, `Created “${name}”.`)).toBeVisible();
+
+  await page.getByRole('button', { name: `Edit ${name}` }).click();
+  const edit = page.getByRole('dialog', { name: `Edit ${name}` });
+  // Untouched, it closes at once.
+  await page.keyboard.press('Escape');
+  await expect(edit).toBeHidden();
+  await page.getByRole('button', { name: `Edit ${name}` }).click();
+  await edit.getByLabel('Role').selectOption({ label: 'Artist' });
+  await page.keyboard.press('Escape');
+  await expect(edit.getByText('Discard your changes?')).toBeVisible();
+  await edit.getByRole('button', { name: 'Keep editing' }).click();
+  await edit.getByRole('button', { name: 'Save changes' }).click();
+  await expect(edit).toBeHidden();
+  await expect(toast(page, `Saved “${name}”.`)).toBeVisible();
+  await expect(page.getByRole('row').filter({ hasText: email })).toContainText('Artist');
+});
+
+test('a link out of a page with unsaved edits asks first; staying keeps them', async ({ page }) => {
+  const name = `Leaving Band ${suffix}`;
+  await page.goto('/artists');
+  await page.getByRole('button', { name: 'New artist' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New artist' });
+  await dialog.getByLabel('Name').fill(name);
+  await dialog.getByRole('button', { name: 'Create artist' }).click();
+  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+
+  const asked: string[] = [];
+  // The first question is answered "stay", the next ones "leave".
+  page.on('dialog', (question) => {
+    asked.push(question.message());
+    void (asked.length === 1 ? question.dismiss() : question.accept());
+  });
+  const bio = page.getByLabel('Biography');
+  await bio.fill('Half a sentence');
+  await openFromMenu(page, 'Songs');
+  await expect.poll(() => asked.length).toBe(1);
+  expect(asked[0]).toContain('Discard your changes?');
+  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+  await expect(bio).toHaveValue('Half a sentence');
+
+  await openFromMenu(page, 'Songs');
+  await expect(page).toHaveURL(/\/songs$/);
+  expect(asked).toHaveLength(2);
+  // Nothing typed on this page: the menu leaves without asking.
+  await openFromMenu(page, 'Artists');
+  await expect(page).toHaveURL(/\/artists$/);
+  expect(asked).toHaveLength(2);
 });

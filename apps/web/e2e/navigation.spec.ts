@@ -1,6 +1,6 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { ADMIN } from '../playwright.config';
-import { signIn } from './steps';
+import { openFromMenu, signIn } from './steps';
 
 /**
  * Finding one's way: every page names itself in the document title, an address with no page
@@ -80,9 +80,8 @@ test('every page names itself in the document title', async ({ page }) => {
   await expect(page).toHaveTitle('Songs · Music Catalogue');
 
   // Moving through the menu (client-side navigation): each page's title replaces the last one's.
-  const nav = page.getByRole('navigation', { name: 'Main' });
   for (const name of ['Artists', 'Playlists', 'Users', 'Songs']) {
-    await nav.getByRole('link', { name, exact: true }).click();
+    await openFromMenu(page, name);
     await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
     await expect(page).toHaveTitle(`${name} · Music Catalogue`);
   }

@@ -218,3 +218,42 @@ test.describe('on a phone', () => {
     await expect.poll(() => titles(page)).toEqual([B, C, A]);
   });
 });
+
+test('the owner makes a playlist public and private again from its page, by keyboard', async ({ page }) => {
+  const playlist = await makePlaylist('Visibility');
+  await open(page, playlist.id);
+  const visibility = page.getByRole('switch', { name: 'Public' });
+  await expect(visibility).toHaveAttribute('aria-checked', 'false');
+  await expect(page.getByText('only you can see it')).toBeVisible();
+
+  // A song removed a moment before: the switch still goes through, and the songs stay as edited.
+  await page.getByRole('button', { name: `Remove ${B}` }).click();
+  await visibility.focus();
+  await page.keyboard.press('Space');
+  await expect(visibility).toHaveAttribute('aria-checked', 'true');
+  await expect(page.getByText('every signed-in user can see it')).toBeVisible();
+  await expect(status(page, `“${playlist.name}” is now public.`)).toBeVisible();
+  await expect(visibility).toBeFocused();
+  await expect
+    .poll(
+      async () =>
+        (await apiCall<{ isPublic: boolean }>('GET', `/playlists/${playlist.id}`, ownerToken)).isPublic,
+    )
+    .toBe(true);
+  await expect.poll(() => serverOrder(playlist.id)).toEqual([A, C]);
+
+  // A rename saved elsewhere meanwhile is kept: the switch sends the name the API holds.
+  await apiCall('PUT', `/playlists/${playlist.id}`, ownerToken, {
+    name: `${playlist.name} renamed`,
+    isPublic: true,
+  });
+  await page.keyboard.press('Enter');
+  await expect(visibility).toHaveAttribute('aria-checked', 'false');
+  const saved = await apiCall<{ name: string; isPublic: boolean; songIds: string[] }>(
+    'GET',
+    `/playlists/${playlist.id}`,
+    ownerToken,
+  );
+  expect(saved).toMatchObject({ name: `${playlist.name} renamed`, isPublic: false });
+  expect(saved.songIds).toHaveLength(2);
+});

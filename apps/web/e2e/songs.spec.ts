@@ -1,7 +1,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { ADMIN } from '../playwright.config';
 import { apiCall, apiLogin, uniqueSuffix } from './api';
-import { signIn, signOut } from './steps';
+import { cell, signIn, signOut } from './steps';
 
 /**
  * The songs list as a view one can keep and share (search, genre, sort, page and page size in
@@ -324,6 +324,29 @@ test('artist names link to the artist for an admin, and are plain text for a lis
   await page.goto('/songs');
   await searchFor(page, song.title);
   const listenerRow = page.getByRole('row', { name: new RegExp(song.title) });
-  await expect(listenerRow.getByRole('cell', { name: BAND, exact: true })).toBeVisible();
+  await expect(cell(listenerRow, 'Artists')).toHaveText(BAND);
   await expect(listenerRow.getByRole('link', { name: BAND })).toHaveCount(0);
+});
+
+test('a song opened while its search is still being typed in stays open (the search does not pull back to the list)', async ({
+  page,
+}) => {
+  await signIn(page, ADMIN);
+  await page.goto('/songs');
+  await searchFor(page, PREFIX);
+  const song = track(3);
+  // The song's page loads slowly, so the search's pending address change (250 ms after the last
+  // key) comes while the page is on its way.
+  await page.route(
+    (url) => url.pathname === `/songs/${song.id}`,
+    async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      await route.continue();
+    },
+  );
+  await page.getByLabel(SEARCH_LABEL).fill(song.title);
+  await page.getByRole('link', { name: song.title, exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1, name: song.title })).toBeVisible();
+  await page.waitForTimeout(500);
+  await expect(page).toHaveURL(new RegExp(`/songs/${song.id}$`));
 });

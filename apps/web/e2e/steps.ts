@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Locator, type Page, test } from '@playwright/test';
 
 /** The people, songs and steps the console's browser tests share (console.spec.ts, session.spec.ts). */
 export const ARTIST = { name: 'Ada Artist', email: 'ada@e2e.test', password: 'ada-password-1' };
@@ -45,7 +45,12 @@ export async function createUser(
   await dialog.getByLabel('Role').selectOption({ label: role });
   await dialog.getByRole('button', { name: 'Create user' }).click();
   await expect(dialog).toBeHidden();
+  // Found by a search: the list is oldest first, and other specs' users may fill its first page.
+  const search = page.getByLabel('Search users by name or email');
+  await search.fill(user.email);
   await expect(page.getByRole('cell', { name: user.email })).toBeVisible();
+  await search.fill('');
+  await expect(page).not.toHaveURL(/[?&]search=/);
 }
 
 export async function createArtist(page: Page, name: string, account: { name: string; email: string }) {
@@ -74,3 +79,26 @@ export async function createSong(page: Page, title: string, artist: string, dura
   await expect(dialog).toBeHidden();
   await expect(page.getByRole('link', { name: title, exact: true })).toBeVisible();
 }
+
+/** The main menu, opened first where it folds away behind its toggle (phones). */
+export async function mainMenu(page: Page): Promise<Locator> {
+  const toggle = page.getByRole('button', { name: 'Menu' });
+  if ((await toggle.isVisible()) && (await toggle.getAttribute('aria-expanded')) !== 'true') {
+    await toggle.click();
+  }
+  return page.getByRole('navigation', { name: 'Main' });
+}
+
+/** Follows the main menu's link `name` (opening the menu on a phone). */
+export async function openFromMenu(page: Page, name: string) {
+  await (await mainMenu(page)).getByRole('link', { name, exact: true }).click();
+}
+
+/**
+ * A list row's cell under the column `label`. On a phone each cell shows its column's name
+ * before its value (CSS), which is then part of the cell's accessible name: find it by column.
+ */
+export const cell = (row: Locator, label: string) => row.locator(`td[data-label="${label}"]`);
+
+/** Whether this test runs on the phone project (a touch screen 412 px wide). */
+export const onPhone = () => test.info().project.name === 'phone';

@@ -21,6 +21,7 @@ export { createSongInput, listSongsInput, patchSongInput } from './modules/songs
 export {
   createUserInput,
   emailSchema,
+  listUsersInput,
   passwordSchema,
   roleSchema,
   updateUserInput,

@@ -15,6 +15,7 @@ import { Button, RequiredNote, TextInput } from '@/components/ui';
 import { describeError, toProblem } from '@/lib/errors';
 import { useFocusFirstInvalid, useForm } from '@/lib/form';
 import { trpc, type User } from '@/lib/trpc';
+import { useUnsavedWarning } from '@/lib/unsaved';
 
 /**
  * Your own account is saved through the API's full replace (PUT /users/{id}), which takes a
@@ -44,6 +45,8 @@ export function AccountDetailsForm({ user }: { user: User }) {
   const [saved, setSaved] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
   const invalid = useFocusFirstInvalid<HTMLFormElement>();
+  // The current password only confirms: unsaved edits are a name or an email not yet saved.
+  useUnsavedWarning(values.username !== user.username || values.email !== user.email);
 
   async function save(event: FormEvent) {
     event.preventDefault();

@@ -17,6 +17,7 @@ import { Button, RequiredNote } from '@/components/ui';
 import { describeError } from '@/lib/errors';
 import { useFocusFirstInvalid, useForm } from '@/lib/form';
 import { trpc, type User } from '@/lib/trpc';
+import { differs, useUnsavedWarning } from '@/lib/unsaved';
 
 /**
  * The form's fields: the current password as sign-in takes it, the new one by the account's
@@ -64,6 +65,7 @@ export function AccountPasswordForm({ user }: { user: User }) {
   const [saved, setSaved] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
   const invalid = useFocusFirstInvalid<HTMLFormElement>();
+  useUnsavedWarning(differs(values, EMPTY));
 
   async function save(event: FormEvent) {
     event.preventDefault();

@@ -5,13 +5,11 @@ import { Fragment, useId, useRef, useState } from 'react';
 import { Combobox, type ComboboxOption } from '@/components/combobox';
 import { useMe } from '@/components/session';
 import { useDebounced } from '@/components/ui';
+import { IDS_PER_CALL, idChunks, namesFromAnswers } from '@/lib/names-by-id';
 import { trpc } from '@/lib/trpc';
 
 /** The name shown for an artist that is gone (deleted since the song was read). */
 const UNKNOWN_ARTIST = 'Unknown artist';
-
-/** As many ids as one `artists.list` call takes (its `ids` filter, and its page size). */
-const IDS_PER_CALL = 100;
 
 /**
  * Names for artist ids (songs carry ids only): one `artists.list` call by `ids` for up to 100
@@ -19,23 +17,14 @@ const IDS_PER_CALL = 100;
  * once per page with every id on it, and hand the names to the rows (ArtistNameList).
  */
 export function useArtistNames(ids: readonly string[]): Map<string, string> {
-  const unique = [...new Set(ids)].sort();
-  const chunks: string[][] = [];
-  for (let i = 0; i < unique.length; i += IDS_PER_CALL) chunks.push(unique.slice(i, i + IDS_PER_CALL));
-  const results = trpc.useQueries((t) =>
+  const chunks = idChunks(ids);
+  const answers = trpc.useQueries((t) =>
     chunks.map((chunk) =>
       t.artists.list({ ids: chunk.join(','), limit: IDS_PER_CALL }, { staleTime: 300_000 }),
     ),
   );
-  const names = new Map<string, string>();
-  results.forEach((result, i) => {
-    const found = new Map(result.data?.data.map((artist) => [artist.id, artist.name]));
-    for (const id of chunks[i]!) {
-      // Answered without it: the artist is gone (deleted since the song was read).
-      names.set(id, found.get(id) ?? (result.isError || result.data ? UNKNOWN_ARTIST : '…'));
-    }
-  });
-  return names;
+  // An artist left out of the answer is gone (deleted since the song was read).
+  return namesFromAnswers(chunks, answers, (artist) => artist.name, UNKNOWN_ARTIST);
 }
 
 /** The artists the signed-in account manages (role `artist`); empty for everyone else. */

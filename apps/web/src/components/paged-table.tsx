@@ -1,6 +1,6 @@
 'use client';
 
-import { type ReactNode, useId, useState } from 'react';
+import { type ReactNode, useId } from 'react';
 import { Button, Empty, Pager, QueryView } from '@/components/ui';
 import { sortDirection, toggleSort } from '@/lib/url-state';
 import './songs.css';
@@ -23,16 +23,6 @@ export interface Paging {
   limit: number;
   setPage: (page: number) => void;
   setLimit?: (limit: PageSize) => void;
-}
-
-/** A list screen's paging in its state: `reset(change)` changes a filter and goes back to page 1. */
-export function usePaging(limit: number) {
-  const [page, setPage] = useState(1);
-  const reset = (change: () => void) => {
-    change();
-    setPage(1);
-  };
-  return { page, limit, setPage, reset };
 }
 
 /** The page that shows the first row of `page` once `limit` rows make a page instead of `from`. */

@@ -4,10 +4,12 @@ import { createUserInput, updateUserInput } from '@music/api-router/schemas';
 import { useState } from 'react';
 import { DialogForm, type RecordFormProps } from '@/components/dialog-form';
 import { useMe } from '@/components/session';
+import { doneMessage, useToast } from '@/components/toast';
 import { Select, TextInput } from '@/components/ui';
 import { toProblem } from '@/lib/errors';
 import { useForm } from '@/lib/form';
 import { type Role, trpc, type User } from '@/lib/trpc';
+import { differs, useDirty } from '@/lib/unsaved';
 
 export const ROLES: Role[] = ['user', 'artist', 'admin'];
 export const ROLE_LABEL: Record<Role, string> = { user: 'Listener (user)', artist: 'Artist', admin: 'Admin' };
@@ -39,12 +41,19 @@ const NOUNS = { username: 'a name', email: 'an email address', password: 'a pass
 
 /** A new account with any role (admin only for roles other than `user`; the API checks). */
 export function UserCreateForm({ onSaved, onCancel }: RecordFormProps<User>) {
-  const create = trpc.users.create.useMutation({ onSuccess: onSaved });
+  const notify = useToast();
+  const create = trpc.users.create.useMutation({
+    onSuccess: (user) => {
+      notify(doneMessage('Created', user));
+      onSaved(user);
+    },
+  });
   const { values, field, check } = useForm(
     { username: '', email: '', password: '', role: 'user' as Role },
     create.error,
     { schema: createUserInput, nouns: NOUNS },
   );
+  const dirty = useDirty(values);
   return (
     <DialogForm
       onSubmit={() => {
@@ -53,6 +62,7 @@ export function UserCreateForm({ onSaved, onCancel }: RecordFormProps<User>) {
         return input !== null;
       }}
       mutation={create}
+      dirty={dirty}
       submitLabel="Create user"
       onCancel={onCancel}
       requiredNote
@@ -87,6 +97,7 @@ export function UserEditForm({
   onCancel,
 }: RecordFormProps<User> & { user: User; onWritten: (user: User) => void }) {
   const me = useMe();
+  const notify = useToast();
   const setRole = trpc.users.setRole.useMutation();
   const update = trpc.users.update.useMutation();
   // The account as the API holds it after this form's last write: what "changed" is measured against.
@@ -121,6 +132,7 @@ export function UserEditForm({
       onSaved(saved);
       return true;
     }
+
     setFailure(null);
     setPending(true);
     let current = saved;
@@ -142,6 +154,7 @@ export function UserEditForm({
         try {
           current = await update.mutateAsync({ ...details, password: details.password });
         } catch (error) {
+          if (roleChanged) notify(`Saved the role of “${current.username}”; the rest was not saved.`);
           setFailure({ error });
           return true;
         }
@@ -149,6 +162,7 @@ export function UserEditForm({
         onWritten(current);
       }
       setFields({});
+      notify(doneMessage('Saved', current));
       onSaved(current);
       return true;
     } finally {
@@ -156,9 +170,16 @@ export function UserEditForm({
     }
   }
 
+  // Unsaved: anything differs from the account as last saved (a typed password always does).
+  const dirty = differs(
+    { username: values.username, email: values.email, password: values.password, role: values.role },
+    { username: saved.username, email: saved.email, password: '', role: saved.role },
+  );
+
   return (
     <DialogForm
       onSubmit={save}
+      dirty={dirty}
       // The refusal in this form's words when it has them (the last admin), else the API's.
       mutation={{ error: failure ? (failure.words ?? failure.error) : null, isPending: pending }}
       submitLabel="Save changes"

@@ -16,23 +16,61 @@ export function useDirty(values: object): boolean {
   return differs(values, initial);
 }
 
+/** What the console asks before an in-app link leaves unsaved edits behind. */
+export const LEAVE_QUESTION = 'Discard your changes? What you typed has not been saved.';
+
+/** The forms with unsaved edits now (a dialog's and a page's may be open at once). */
+const dirtyForms = new Set<symbol>();
+
 /**
- * While `dirty`, leaving the page (reload, closing the tab, typing an address) asks first, with
- * the browser's own "Leave site?" prompt: a page cannot word it, only ask for it.
+ * A click on a link to another page of the console, while a form has unsaved edits: asks first,
+ * and stays when the answer is no. Runs in the capture phase, before Next's <Link> handler, which
+ * then never sees the click. Clicks that open elsewhere (a modifier key, another button,
+ * `target`, `download`) and links within the page go through; links to other sites leave the
+ * page, which `beforeunload` asks about.
+ */
+function guardLinks(event: MouseEvent) {
+  if (event.defaultPrevented || event.button !== 0) return;
+  if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  const link = event.target instanceof Element ? event.target.closest('a[href]') : null;
+  if (!(link instanceof HTMLAnchorElement) || link.hasAttribute('download')) return;
+  if (link.target !== '' && link.target !== '_self') return;
+  const to = new URL(link.href, window.location.href);
+  const here = window.location;
+  if (to.origin !== here.origin) return;
+  if (to.pathname === here.pathname && to.search === here.search) return;
+  if (window.confirm(LEAVE_QUESTION)) return;
+  event.preventDefault();
+  event.stopPropagation();
+}
+
+function warnBeforeUnload(event: BeforeUnloadEvent) {
+  event.preventDefault();
+  // Older browsers ask only when returnValue is set.
+  event.returnValue = '';
+  return '';
+}
+
+/**
+ * While `dirty`, leaving the page asks first: by a link within the console, with this console's
+ * question (`guardLinks`); by reloading, closing the tab or typing an address, with the browser's
+ * own "Leave site?" prompt (a page cannot word that one, only ask for it). The browser's Back
+ * button within the console does not ask: the History API offers no way to hold it.
  */
 export function useUnsavedWarning(dirty: boolean) {
   useEffect(() => {
     if (!dirty) return;
-    const warn = (event: BeforeUnloadEvent) => {
-      event.preventDefault();
-      // Older browsers ask only when returnValue is set.
-      event.returnValue = '';
-      return '';
-    };
-    window.onbeforeunload = warn;
+    const form = Symbol('dirty form');
+    if (dirtyForms.size === 0) {
+      window.onbeforeunload = warnBeforeUnload;
+      document.addEventListener('click', guardLinks, true);
+    }
+    dirtyForms.add(form);
     return () => {
-      // Another form may have set its own since: leave that one in place.
-      if (window.onbeforeunload === warn) window.onbeforeunload = null;
+      dirtyForms.delete(form);
+      if (dirtyForms.size > 0) return;
+      if (window.onbeforeunload === warnBeforeUnload) window.onbeforeunload = null;
+      document.removeEventListener('click', guardLinks, true);
     };
   }, [dirty]);
 }

@@ -180,6 +180,23 @@ export function useUrlText(value: string, commit: (text: string) => void, delay?
   useEffect(() => {
     commitRef.current = commit;
   });
+  // A link to another page followed while a commit waits: the page stays mounted until the next
+  // one has loaded, and the commit (a navigation to this list's address) would bring the user
+  // back here. Heard in the bubble phase, so a link held back (unsaved edits, `guardLinks`) or
+  // opened elsewhere does not count.
+  const leaving = useRef(false);
+  useEffect(() => {
+    const follow = (event: MouseEvent) => {
+      const link = event.target instanceof Element ? event.target.closest('a[href]') : null;
+      if (!(link instanceof HTMLAnchorElement) || event.button !== 0) return;
+      if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+      if (link.target !== '' && link.target !== '_self') return;
+      if (new URL(link.href, window.location.href).pathname !== window.location.pathname)
+        leaving.current = true;
+    };
+    document.addEventListener('click', follow);
+    return () => document.removeEventListener('click', follow);
+  }, []);
   const commitNow = (next: string) => {
     const trimmed = next.trim();
     if (trimmed === written) return;
@@ -190,6 +207,7 @@ export function useUrlText(value: string, commit: (text: string) => void, delay?
     const next = text.trim();
     if (delay === undefined || next === written) return;
     const timer = setTimeout(() => {
+      if (leaving.current) return;
       setWritten(next);
       commitRef.current(next);
     }, delay);

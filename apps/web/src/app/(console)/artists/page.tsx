@@ -1,26 +1,47 @@
 'use client';
 
+import { listArtistsInput } from '@music/api-router/schemas';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { useEffect, useState } from 'react';
+import { Suspense, useEffect } from 'react';
 import { ArtistForm } from '@/components/artist-form';
 import { useOwnArtists } from '@/components/artists';
 import { useCreateDialog } from '@/components/dialog-form';
 import { PageHeader, RoleGate } from '@/components/guard';
 import { PageTitle } from '@/components/page-title';
-import { PagedTable, usePaging } from '@/components/paged-table';
+import { PAGE_SIZES, PagedTable, type Paging, pageAfterResize } from '@/components/paged-table';
 import { useMe } from '@/components/session';
-import { ErrorNotice, Loading, Notice, SearchBox, useDebounced } from '@/components/ui';
+import { ErrorNotice, Loading, Notice, SearchBox } from '@/components/ui';
 import { trpc } from '@/lib/trpc';
+import { param, useUrlState, useUrlText } from '@/lib/url-state';
 
-const LIMIT = 20;
+/** Whether a value is one the artists.list procedure takes for `field`: its own schema decides. */
+const takes = (field: 'search' | 'sort') => (value: string) =>
+  listArtistsInput.shape[field].safeParse(value).success;
+
+/** The list's view in the address: /artists?search=…&sort=…&page=…&limit=… (by name by default). */
+const artistsQuery = {
+  search: param.text({ valid: takes('search') }),
+  sort: param.text({ fallback: 'name', valid: takes('sort') }),
+  page: param.integer({ fallback: 1 }),
+  limit: param.oneOf(PAGE_SIZES, 20),
+};
 
 export default function ArtistsPage() {
   const me = useMe();
   return (
     <>
       <PageTitle name={me.role === 'artist' ? 'My artist profiles' : 'Artists'} />
-      <RoleGate roles={['admin', 'artist']}>{me.role === 'admin' ? <AllArtists /> : <MyArtist />}</RoleGate>
+      <RoleGate roles={['admin', 'artist']}>
+        {me.role === 'admin' ? (
+          // The view is read from the address (useSearchParams), which a prerendered page reads in the browser.
+          <Suspense fallback={<Loading />}>
+            <AllArtists />
+          </Suspense>
+        ) : (
+          <MyArtist />
+        )}
+      </RoleGate>
     </>
   );
 }
@@ -53,14 +74,25 @@ function MyArtist() {
 }
 
 function AllArtists() {
-  const [search, setSearch] = useState('');
-  const paging = usePaging(LIMIT);
+  const [view, update] = useUrlState(artistsQuery);
+  // Typing is one step of history (replace); a sort or a page is a step of its own.
+  const search = useUrlText(view.search, (text) => update({ search: text, page: 1 }, 'replace'), 250);
   const router = useRouter();
-  const term = useDebounced(search.trim());
   const list = trpc.artists.list.useQuery(
-    { page: paging.page, limit: LIMIT, ...(term ? { search: term } : {}) },
+    {
+      page: view.page,
+      limit: view.limit,
+      sort: view.sort,
+      ...(view.search ? { search: view.search } : {}),
+    },
     { placeholderData: (previous) => previous },
   );
+  const paging: Paging = {
+    page: view.page,
+    limit: view.limit,
+    setPage: (page) => update({ page }),
+    setLimit: (limit) => update({ limit, page: pageAfterResize(view.page, view.limit, limit) }),
+  };
   const create = useCreateDialog('New artist', (close) => (
     <ArtistForm artist={null} onSaved={(artist) => router.push(`/artists/${artist.id}`)} onCancel={close} />
   ));
@@ -68,16 +100,13 @@ function AllArtists() {
     <>
       <PageHeader title="Artists">{create.button}</PageHeader>
       <div className="toolbar">
-        <SearchBox
-          label="Search artists by name"
-          value={search}
-          onChange={(v) => paging.reset(() => setSearch(v))}
-        />
+        <SearchBox label="Search artists by name" value={search.text} onChange={search.setText} />
       </div>
       <PagedTable
         query={list}
-        empty={term ? `No artist matches “${term}”.` : 'No artists yet.'}
-        columns={['Name', 'Biography', 'Account']}
+        empty={view.search ? `No artist matches “${view.search}”.` : 'No artists yet.'}
+        columns={[{ label: 'Name', sort: 'name' }, 'Biography', 'Account']}
+        sorting={{ value: view.sort, onSort: (sort) => update({ sort, page: 1 }) }}
         row={(artist) => (
           <>
             <td data-label="Name">

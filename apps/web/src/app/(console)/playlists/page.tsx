@@ -1,31 +1,70 @@
 'use client';
 
+import { listPlaylistsInput } from '@music/api-router/schemas';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { useState } from 'react';
+import { Suspense, useMemo } from 'react';
 import { useCreateDialog } from '@/components/dialog-form';
 import { PageHeader } from '@/components/guard';
 import { PageTitle } from '@/components/page-title';
-import { PagedTable, usePaging } from '@/components/paged-table';
+import { PAGE_SIZES, PagedTable, type Paging, pageAfterResize } from '@/components/paged-table';
 import { PlaylistForm } from '@/components/playlist-form';
-import { Owner } from '@/components/playlist-owner';
+import { OwnerName, useOwnerNames } from '@/components/playlist-owner';
 import { useMe } from '@/components/session';
-import { Button, formatDate } from '@/components/ui';
-import { trpc } from '@/lib/trpc';
+import { Button, formatDate, Loading } from '@/components/ui';
+import { type Role, trpc } from '@/lib/trpc';
+import { param, useUrlState } from '@/lib/url-state';
 
-const LIMIT = 20;
 type Scope = 'mine' | 'public' | 'all';
 
+/** Whether a value is one the playlists.list procedure takes for `sort`: its own schema decides. */
+const takesSort = (value: string) => listPlaylistsInput.shape.sort.safeParse(value).success;
+
+/**
+ * The list's view in the address: /playlists?tab=…&sort=…&page=…&limit=… (oldest first by
+ * default). An admin starts on every playlist (tab `all`, theirs alone), everyone else on their own.
+ */
+function playlistsQuery(role: Role) {
+  const admin = role === 'admin';
+  return {
+    tab: param.oneOf<Scope>(admin ? ['mine', 'public', 'all'] : ['mine', 'public'], admin ? 'all' : 'mine'),
+    sort: param.text({ fallback: 'createdAt', valid: takesSort }),
+    page: param.integer({ fallback: 1 }),
+    limit: param.oneOf(PAGE_SIZES, 20),
+  };
+}
+
 export default function PlaylistsPage() {
+  // The view is read from the address (useSearchParams), which a prerendered page reads in the browser.
+  return (
+    <Suspense fallback={<Loading />}>
+      <Playlists />
+    </Suspense>
+  );
+}
+
+function Playlists() {
   const me = useMe();
   const router = useRouter();
-  const [scope, setScope] = useState<Scope>(me.role === 'admin' ? 'all' : 'mine');
-  const paging = usePaging(LIMIT);
+  const schema = useMemo(() => playlistsQuery(me.role), [me.role]);
+  // A tab, a sort or a page is a step of history of its own.
+  const [view, update] = useUrlState(schema);
+  const scope = view.tab;
   const input =
     scope === 'mine' ? { userId: me.id } : scope === 'public' ? { visibility: 'public' as const } : {};
   const list = trpc.playlists.list.useQuery(
-    { page: paging.page, limit: LIMIT, ...input },
+    { page: view.page, limit: view.limit, sort: view.sort, ...input },
     { placeholderData: (p) => p },
+  );
+  const paging: Paging = {
+    page: view.page,
+    limit: view.limit,
+    setPage: (page) => update({ page }),
+    setLimit: (limit) => update({ limit, page: pageAfterResize(view.page, view.limit, limit) }),
+  };
+  // Every owner on the page in one call (none on your own playlists: they are all yours).
+  const ownerNames = useOwnerNames(
+    scope === 'mine' ? [] : (list.data?.data.map((playlist) => playlist.userId) ?? []),
   );
   const create = useCreateDialog('New playlist', (close) => (
     <PlaylistForm
@@ -47,11 +86,7 @@ export default function PlaylistsPage() {
       <fieldset className="tabs">
         <legend className="sr-only">Which playlists</legend>
         {tabs.map(([value, label]) => (
-          <Button
-            key={value}
-            aria-pressed={scope === value}
-            onClick={() => paging.reset(() => setScope(value))}
-          >
+          <Button key={value} aria-pressed={scope === value} onClick={() => update({ tab: value, page: 1 })}>
             {label}
           </Button>
         ))}
@@ -63,7 +98,14 @@ export default function PlaylistsPage() {
             ? 'You have no playlists yet. Create one to start collecting songs.'
             : 'No playlists here yet.'
         }
-        columns={['Name', 'Songs', 'Visibility', scope !== 'mine' && 'Owner', 'Updated']}
+        columns={[
+          { label: 'Name', sort: 'name' },
+          'Songs',
+          'Visibility',
+          scope !== 'mine' && 'Owner',
+          'Updated',
+        ]}
+        sorting={{ value: view.sort, onSort: (sort) => update({ sort, page: 1 }) }}
         row={(playlist) => (
           <>
             <td data-label="Name">
@@ -77,7 +119,7 @@ export default function PlaylistsPage() {
             </td>
             {scope !== 'mine' && (
               <td data-label="Owner">
-                <Owner playlist={playlist} />
+                <OwnerName userId={playlist.userId} names={ownerNames} />
               </td>
             )}
             <td data-label="Updated">{formatDate(playlist.updatedAt)}</td>

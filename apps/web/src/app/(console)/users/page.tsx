@@ -1,24 +1,40 @@
 'use client';
 
-import { useRef, useState } from 'react';
+import { listUsersInput } from '@music/api-router/schemas';
+import { Suspense, useRef, useState } from 'react';
 import { useConfirmDelete } from '@/components/confirm-delete';
 import { Dialog } from '@/components/dialog';
 import { PageHeader, RoleGate } from '@/components/guard';
 import { PageTitle } from '@/components/page-title';
-import { PagedTable, usePaging } from '@/components/paged-table';
+import { PAGE_SIZES, PagedTable, type Paging, pageAfterResize } from '@/components/paged-table';
 import { useMe, useRefreshMe } from '@/components/session';
-import { Button, formatDate, SearchBox, Select, useDebounced } from '@/components/ui';
+import { Button, formatDate, Loading, SearchBox, Select } from '@/components/ui';
 import { ROLE_LABEL, RoleOptions, UserCreateForm, UserEditForm } from '@/components/user-form';
-import { type Role, trpc, type User } from '@/lib/trpc';
+import { trpc, type User } from '@/lib/trpc';
+import { param, useUrlState, useUrlText } from '@/lib/url-state';
 
-const LIMIT = 20;
+/** Whether a value is one the users.list procedure takes for `field`: its own schema decides. */
+const takes = (field: 'search' | 'sort') => (value: string) =>
+  listUsersInput.shape[field].safeParse(value).success;
+
+/** The list's view in the address: /users?search=…&role=…&sort=…&page=…&limit=… (oldest first by default). */
+const usersQuery = {
+  search: param.text({ valid: takes('search') }),
+  role: param.oneOf(['', ...listUsersInput.shape.role.unwrap().options], ''),
+  sort: param.text({ fallback: 'createdAt', valid: takes('sort') }),
+  page: param.integer({ fallback: 1 }),
+  limit: param.oneOf(PAGE_SIZES, 20),
+};
 
 export default function UsersPage() {
   return (
     <>
       <PageTitle name="Users" />
       <RoleGate roles={['admin']}>
-        <Users />
+        {/* The view is read from the address (useSearchParams), which a prerendered page reads in the browser. */}
+        <Suspense fallback={<Loading />}>
+          <Users />
+        </Suspense>
       </RoleGate>
     </>
   );
@@ -27,17 +43,29 @@ export default function UsersPage() {
 function Users() {
   const me = useMe();
   const refreshMe = useRefreshMe();
-  const [role, setRole] = useState<Role | ''>('');
-  const [search, setSearch] = useState('');
-  const term = useDebounced(search.trim());
-  const paging = usePaging(LIMIT);
+  const [view, update] = useUrlState(usersQuery);
+  // Typing is one step of history (replace); a role, a sort or a page is a step of its own.
+  const search = useUrlText(view.search, (text) => update({ search: text, page: 1 }, 'replace'), 250);
+  const { role } = view;
   const [editing, setEditing] = useState<User | 'new' | null>(null);
   // The signed-in admin's own account as last written from the dialog: the session follows it on close.
   const ownChange = useRef<User | null>(null);
   const list = trpc.users.list.useQuery(
-    { page: paging.page, limit: LIMIT, ...(role ? { role } : {}), ...(term ? { search: term } : {}) },
+    {
+      page: view.page,
+      limit: view.limit,
+      sort: view.sort,
+      ...(role ? { role } : {}),
+      ...(view.search ? { search: view.search } : {}),
+    },
     { placeholderData: (previous) => previous },
   );
+  const paging: Paging = {
+    page: view.page,
+    limit: view.limit,
+    setPage: (page) => update({ page }),
+    setLimit: (limit) => update({ limit, page: pageAfterResize(view.page, view.limit, limit) }),
+  };
   const utils = trpc.useUtils();
   const remove = trpc.users.delete.useMutation({ onSuccess: () => utils.users.list.invalidate() });
   const confirmDelete = useConfirmDelete(remove, {
@@ -70,15 +98,11 @@ function Users() {
         </Button>
       </PageHeader>
       <div className="toolbar">
-        <SearchBox
-          label="Search users by name or email"
-          value={search}
-          onChange={(v) => paging.reset(() => setSearch(v))}
-        />
+        <SearchBox label="Search users by name or email" value={search.text} onChange={search.setText} />
         <Select
           label="Role"
           value={role}
-          onChange={(e) => paging.reset(() => setRole(e.target.value as Role | ''))}
+          onChange={(e) => update({ role: usersQuery.role.parse(e.target.value) ?? '', page: 1 })}
         >
           <option value="">All roles</option>
           <RoleOptions />
@@ -87,15 +111,22 @@ function Users() {
       <PagedTable
         query={list}
         empty={
-          term ? (
+          view.search ? (
             <>
-              No users match “{term}”{role ? ` with the role ${ROLE_LABEL[role]}` : ''}.
+              No users match “{view.search}”{role ? ` with the role ${ROLE_LABEL[role]}` : ''}.
             </>
           ) : (
             <>No users{role ? ` with the role ${ROLE_LABEL[role]}` : ''}.</>
           )
         }
-        columns={['Name', 'Email', 'Role', 'Joined', '']}
+        columns={[
+          { label: 'Name', sort: 'username' },
+          { label: 'Email', sort: 'email' },
+          'Role',
+          { label: 'Joined', sort: 'createdAt' },
+          '',
+        ]}
+        sorting={{ value: view.sort, onSort: (sort) => update({ sort, page: 1 }) }}
         row={(user) => (
           <>
             <td data-label="Name">{user.username}</td>

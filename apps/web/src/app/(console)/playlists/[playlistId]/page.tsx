@@ -15,6 +15,7 @@ import { RecordView } from '@/components/record-view';
 import { useMe } from '@/components/session';
 import { SongAction, SongSearch } from '@/components/song-search';
 import { Button, Notice } from '@/components/ui';
+import { VisibilitySwitch } from '@/components/visibility-switch';
 import { toProblem } from '@/lib/errors';
 import { type Playlist, trpc } from '@/lib/trpc';
 
@@ -72,11 +73,17 @@ function PlaylistDetail({ playlist, mayEdit }: { playlist: Playlist; mayEdit: bo
           </div>
         )}
       </div>
+      {mayEdit && <VisibilitySwitch playlist={playlist} />}
       <p className="muted playlist-facts">
-        <span className={`badge ${playlist.isPublic ? 'badge-public' : ''}`}>
-          {playlist.isPublic ? 'Public' : 'Private'}
-        </span>{' '}
-        · <PlaylistLength playlist={playlist} pageSize={PLAYLIST_PAGE_SIZE} /> · by{' '}
+        {!mayEdit && (
+          <>
+            <span className={`badge ${playlist.isPublic ? 'badge-public' : ''}`}>
+              {playlist.isPublic ? 'Public' : 'Private'}
+            </span>{' '}
+            ·{' '}
+          </>
+        )}
+        <PlaylistLength playlist={playlist} pageSize={PLAYLIST_PAGE_SIZE} /> · by{' '}
         <Owner playlist={playlist} />
       </p>
       {playlist.description && <p className="description">{playlist.description}</p>}
