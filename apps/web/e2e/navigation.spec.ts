@@ -200,3 +200,25 @@ test('a slow search says “Searching…” and keeps the last rows until its an
   await expect(table).not.toHaveAttribute('aria-busy', 'true');
   await expect(page.getByRole('row')).toHaveCount(1 + (SONG_COUNT - 19)); // Track 20 to 24
 });
+
+test('a song opened while its search is still being typed in stays open (the search does not pull back to the list)', async ({
+  page,
+}) => {
+  await signIn(page, ADMIN);
+  await page.goto('/songs');
+  const song = made.songs[2]!;
+  // The song's page loads slowly, so the search's pending address change (250 ms after the last
+  // key) comes while that page is on its way.
+  await page.route(
+    (url) => url.pathname === `/songs/${song.id}`,
+    async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      await route.continue();
+    },
+  );
+  await page.getByLabel(SEARCH_LABEL).fill(song.title);
+  await page.getByRole('link', { name: song.title, exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1, name: song.title })).toBeVisible();
+  await page.waitForTimeout(500);
+  await expect(page).toHaveURL(new RegExp(`/songs/${song.id}$`));
+});
