@@ -1,7 +1,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { apiCall, uniqueSuffix } from './api';
 import { seriousViolations } from './axe';
-import { openFromMenu, signIn, signOut } from './steps';
+import { followHeaderLink, signIn, signOut } from './steps';
 
 /**
  * One's own account: signing up (signed in at once), the password shown and hidden, and the
@@ -29,7 +29,7 @@ async function signedUp(kind: string): Promise<Account> {
 }
 
 async function openAccount(page: Page) {
-  await openFromMenu(page, 'My account');
+  await followHeaderLink(page, 'My account');
   await expect(page).toHaveURL(/\/account$/);
   await expect(page.getByRole('heading', { level: 1, name: 'My account' })).toBeVisible();
 }

@@ -1,7 +1,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { ADMIN } from '../playwright.config';
 import { uniqueSuffix } from './api';
-import { openFromMenu, signIn } from './steps';
+import { followHeaderLink, signIn } from './steps';
 
 /**
  * What the console tells after an action, and what it asks before edits are lost: a toast (the
@@ -105,6 +105,8 @@ test('the users dialogs confirm in a toast and ask before unsaved edits are lost
   await expect(create).toBeHidden();
   await expect(toast(page, `Created “${name}”.`)).toBeVisible();
 
+  // Found by a search: other specs' users may fill the first page.
+  await page.getByLabel('Search users by name or email').fill(email);
   await page.getByRole('button', { name: `Edit ${name}` }).click();
   const edit = page.getByRole('dialog', { name: `Edit ${name}` });
   // Untouched, it closes at once.
@@ -138,17 +140,17 @@ test('a link out of a page with unsaved edits asks first; staying keeps them', a
   });
   const bio = page.getByLabel('Biography');
   await bio.fill('Half a sentence');
-  await openFromMenu(page, 'Songs');
+  await followHeaderLink(page, 'Songs');
   await expect.poll(() => asked.length).toBe(1);
   expect(asked[0]).toContain('Discard your changes?');
   await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
   await expect(bio).toHaveValue('Half a sentence');
 
-  await openFromMenu(page, 'Songs');
+  await followHeaderLink(page, 'Songs');
   await expect(page).toHaveURL(/\/songs$/);
   expect(asked).toHaveLength(2);
   // Nothing typed on this page: the menu leaves without asking.
-  await openFromMenu(page, 'Artists');
+  await followHeaderLink(page, 'Artists');
   await expect(page).toHaveURL(/\/artists$/);
   expect(asked).toHaveLength(2);
 });

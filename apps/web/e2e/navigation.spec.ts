@@ -1,6 +1,6 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { ADMIN } from '../playwright.config';
-import { openFromMenu, signIn } from './steps';
+import { followHeaderLink, signIn } from './steps';
 
 /**
  * Finding one's way: every page names itself in the document title, an address with no page
@@ -81,7 +81,7 @@ test('every page names itself in the document title', async ({ page }) => {
 
   // Moving through the menu (client-side navigation): each page's title replaces the last one's.
   for (const name of ['Artists', 'Playlists', 'Users', 'Songs']) {
-    await openFromMenu(page, name);
+    await followHeaderLink(page, name);
     await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
     await expect(page).toHaveTitle(`${name} · Music Catalogue`);
   }

@@ -89,9 +89,13 @@ export async function mainMenu(page: Page): Promise<Locator> {
   return page.getByRole('navigation', { name: 'Main' });
 }
 
-/** Follows the main menu's link `name` (opening the menu on a phone). */
-export async function openFromMenu(page: Page, name: string) {
-  await (await mainMenu(page)).getByRole('link', { name, exact: true }).click();
+/**
+ * Follows the header's link `name`: one of the main menu (opened first on a phone) or, on a
+ * desktop, the account's link beside the name (on a phone it is in the menu).
+ */
+export async function followHeaderLink(page: Page, name: string) {
+  await mainMenu(page);
+  await page.getByRole('banner').getByRole('link', { name, exact: true }).click();
 }
 
 /**
