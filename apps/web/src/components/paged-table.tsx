@@ -31,6 +31,22 @@ export function pageAfterResize(page: number, from: number, limit: number): numb
 }
 
 /**
+ * The paging of a list whose view is in the address (useUrlState with `page` and `limit`): a new
+ * page size keeps the first row of the page in view (`pageAfterResize`).
+ */
+export function urlPaging(
+  view: { page: number; limit: PageSize },
+  update: (changes: { page?: number; limit?: PageSize }) => void,
+): Paging {
+  return {
+    page: view.page,
+    limit: view.limit,
+    setPage: (page) => update({ page }),
+    setLimit: (limit) => update({ limit, page: pageAfterResize(view.page, view.limit, limit) }),
+  };
+}
+
+/**
  * Says "Searching…" while `busy`: a list whose new search, filter or page is on its way while the
  * last answer stays on screen. The live region is always there, empty and hidden when idle, so
  * screen readers announce the change rather than miss a region that appears with its text.

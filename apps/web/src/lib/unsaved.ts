@@ -1,6 +1,7 @@
 'use client';
 
 import { useEffect, useState } from 'react';
+import { followedLink, isOtherPage } from '@/lib/link-click';
 
 /**
  * Whether a form's values differ from those it started with. Form values are plain data (text,
@@ -30,16 +31,9 @@ const dirtyForms = new Set<symbol>();
  * page, which `beforeunload` asks about.
  */
 function guardLinks(event: MouseEvent) {
-  if (event.defaultPrevented || event.button !== 0) return;
-  if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-  const link = event.target instanceof Element ? event.target.closest('a[href]') : null;
-  if (!(link instanceof HTMLAnchorElement) || link.hasAttribute('download')) return;
-  if (link.target !== '' && link.target !== '_self') return;
-  const to = new URL(link.href, window.location.href);
-  const here = window.location;
-  if (to.origin !== here.origin) return;
-  if (to.pathname === here.pathname && to.search === here.search) return;
-  if (window.confirm(LEAVE_QUESTION)) return;
+  if (event.defaultPrevented) return;
+  const to = followedLink(event);
+  if (!to || !isOtherPage(to) || window.confirm(LEAVE_QUESTION)) return;
   event.preventDefault();
   event.stopPropagation();
 }

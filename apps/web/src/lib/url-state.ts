@@ -1,5 +1,6 @@
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { followedLink } from '@/lib/link-click';
 
 /**
  * A list screen's view (its search, filters, sort, page and tab) kept in the address's query, so
@@ -187,12 +188,8 @@ export function useUrlText(value: string, commit: (text: string) => void, delay?
   const leaving = useRef(false);
   useEffect(() => {
     const follow = (event: MouseEvent) => {
-      const link = event.target instanceof Element ? event.target.closest('a[href]') : null;
-      if (!(link instanceof HTMLAnchorElement) || event.button !== 0) return;
-      if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-      if (link.target !== '' && link.target !== '_self') return;
-      if (new URL(link.href, window.location.href).pathname !== window.location.pathname)
-        leaving.current = true;
+      const to = followedLink(event);
+      if (to && to.pathname !== window.location.pathname) leaving.current = true;
     };
     document.addEventListener('click', follow);
     return () => document.removeEventListener('click', follow);

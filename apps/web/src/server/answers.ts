@@ -2,7 +2,7 @@ import 'server-only';
 import type { ErrorCode } from '@music/api-router/schemas';
 import { type NextRequest, NextResponse } from 'next/server';
 import type { ApiFailure } from './api-client';
-import { NO_STORE, UNREACHABLE } from './session';
+import { isSameOrigin, NO_STORE, UNREACHABLE } from './session';
 
 /**
  * How the session routes that take a body (sign-in, sign-up) answer: in the contract's `/v1`
@@ -34,6 +34,15 @@ export async function readJsonObject(req: NextRequest): Promise<object | NextRes
   return typeof value === 'object' && value !== null && !Array.isArray(value)
     ? value
     : refuse(400, 'BAD_REQUEST', 'The body must be a JSON object');
+}
+
+/**
+ * A session route's body: refused (403) from another site before it is read, else as
+ * `readJsonObject` reads it.
+ */
+export function readSameOriginBody(req: NextRequest): Promise<object | NextResponse> | NextResponse {
+  if (!isSameOrigin(req)) return refuse(403, 'FORBIDDEN', 'Cross-site requests are refused');
+  return readJsonObject(req);
 }
 
 /** The API's refusal passed on; 503 when it did not answer, 502 for an answer not its own. */

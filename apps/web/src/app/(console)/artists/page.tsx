@@ -9,7 +9,7 @@ import { useOwnArtists } from '@/components/artists';
 import { useCreateDialog } from '@/components/dialog-form';
 import { PageHeader, RoleGate } from '@/components/guard';
 import { PageTitle } from '@/components/page-title';
-import { PAGE_SIZES, PagedTable, type Paging, pageAfterResize } from '@/components/paged-table';
+import { PAGE_SIZES, PagedTable, urlPaging } from '@/components/paged-table';
 import { useMe } from '@/components/session';
 import { ErrorNotice, Loading, Notice, SearchBox } from '@/components/ui';
 import { trpc } from '@/lib/trpc';
@@ -87,12 +87,7 @@ function AllArtists() {
     },
     { placeholderData: (previous) => previous },
   );
-  const paging: Paging = {
-    page: view.page,
-    limit: view.limit,
-    setPage: (page) => update({ page }),
-    setLimit: (limit) => update({ limit, page: pageAfterResize(view.page, view.limit, limit) }),
-  };
+  const paging = urlPaging(view, update);
   const create = useCreateDialog('New artist', (close) => (
     <ArtistForm artist={null} onSaved={(artist) => router.push(`/artists/${artist.id}`)} onCancel={close} />
   ));

@@ -7,7 +7,7 @@ import { Suspense, useMemo } from 'react';
 import { useCreateDialog } from '@/components/dialog-form';
 import { PageHeader } from '@/components/guard';
 import { PageTitle } from '@/components/page-title';
-import { PAGE_SIZES, PagedTable, type Paging, pageAfterResize } from '@/components/paged-table';
+import { PAGE_SIZES, PagedTable, urlPaging } from '@/components/paged-table';
 import { PlaylistForm } from '@/components/playlist-form';
 import { OwnerName, useOwnerNames } from '@/components/playlist-owner';
 import { useMe } from '@/components/session';
@@ -56,12 +56,7 @@ function Playlists() {
     { page: view.page, limit: view.limit, sort: view.sort, ...input },
     { placeholderData: (p) => p },
   );
-  const paging: Paging = {
-    page: view.page,
-    limit: view.limit,
-    setPage: (page) => update({ page }),
-    setLimit: (limit) => update({ limit, page: pageAfterResize(view.page, view.limit, limit) }),
-  };
+  const paging = urlPaging(view, update);
   // Every owner on the page in one call (none on your own playlists: they are all yours).
   const ownerNames = useOwnerNames(
     scope === 'mine' ? [] : (list.data?.data.map((playlist) => playlist.userId) ?? []),

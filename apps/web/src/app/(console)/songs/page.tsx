@@ -10,7 +10,7 @@ import { Dialog } from '@/components/dialog';
 import { GenreFilter } from '@/components/genre-filter';
 import { PageHeader } from '@/components/guard';
 import { PageTitle } from '@/components/page-title';
-import { PAGE_SIZES, PagedTable, type Paging, pageAfterResize } from '@/components/paged-table';
+import { PAGE_SIZES, PagedTable, urlPaging } from '@/components/paged-table';
 import { useMe } from '@/components/session';
 import { useSongAccess } from '@/components/song-access';
 import { SongForm } from '@/components/song-form';
@@ -70,12 +70,7 @@ function Songs() {
     },
     { placeholderData: (previous) => previous, enabled: !waitingForOwn },
   );
-  const paging: Paging = {
-    page: view.page,
-    limit: view.limit,
-    setPage: (page) => update({ page }),
-    setLimit: (limit) => update({ limit, page: pageAfterResize(view.page, view.limit, limit) }),
-  };
+  const paging = urlPaging(view, update);
   // Every artist on the page in one call.
   const artistNames = useArtistNames(list.data?.data.flatMap((song) => song.artistIds) ?? []);
   const utils = trpc.useUtils();

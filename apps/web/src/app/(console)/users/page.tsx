@@ -6,7 +6,7 @@ import { useConfirmDelete } from '@/components/confirm-delete';
 import { Dialog } from '@/components/dialog';
 import { PageHeader, RoleGate } from '@/components/guard';
 import { PageTitle } from '@/components/page-title';
-import { PAGE_SIZES, PagedTable, type Paging, pageAfterResize } from '@/components/paged-table';
+import { PAGE_SIZES, PagedTable, urlPaging } from '@/components/paged-table';
 import { useMe, useRefreshMe } from '@/components/session';
 import { Button, formatDate, Loading, SearchBox, Select } from '@/components/ui';
 import { ROLE_LABEL, RoleOptions, UserCreateForm, UserEditForm } from '@/components/user-form';
@@ -60,12 +60,7 @@ function Users() {
     },
     { placeholderData: (previous) => previous },
   );
-  const paging: Paging = {
-    page: view.page,
-    limit: view.limit,
-    setPage: (page) => update({ page }),
-    setLimit: (limit) => update({ limit, page: pageAfterResize(view.page, view.limit, limit) }),
-  };
+  const paging = urlPaging(view, update);
   const utils = trpc.useUtils();
   const remove = trpc.users.delete.useMutation({ onSuccess: () => utils.users.list.invalidate() });
   const confirmDelete = useConfirmDelete(remove, {

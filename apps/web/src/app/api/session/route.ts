@@ -1,6 +1,6 @@
 import type { RouterInputs, RouterOutputs } from '@music/api-router/types';
 import { type NextRequest, NextResponse } from 'next/server';
-import { answerFailure, readJsonObject, refuse } from '@/server/answers';
+import { answerFailure, readSameOriginBody, refuse } from '@/server/answers';
 import { apiClient, apiFailure } from '@/server/api-client';
 import {
   clearSessionCookies,
@@ -10,21 +10,18 @@ import {
   NO_STORE,
   readTokens,
   refreshSession,
-  withSessionCookies,
+  replaceSession,
 } from '@/server/session';
 
 /**
  * Sign-in (POST) and sign-out (DELETE). The API's answer to a sign-in is passed back without
  * its tokens, which go into httpOnly cookies instead; its refusals are passed back in the
  * contract's `/v1` error body (`{code, message}`, `errors` on a 422, `Retry-After`).
- *
- * A sign-in from a browser that is signed in already (another account, or the same one asked for
- * its password again before a change to it, see components/account-form.tsx) replaces that
- * session: the old one is ended on the API, not left to live out its refresh token unseen.
+ * A sign-in from a browser that is signed in already replaces that session (`replaceSession`;
+ * the account forms ask for the password again this way, see components/account-form.tsx).
  */
 export async function POST(req: NextRequest) {
-  if (!isSameOrigin(req)) return refuse(403, 'FORBIDDEN', 'Cross-site requests are refused');
-  const input = await readJsonObject(req);
+  const input = await readSameOriginBody(req);
   if (input instanceof NextResponse) return input;
   let signedIn: RouterOutputs['auth']['login'];
   try {
@@ -33,9 +30,7 @@ export async function POST(req: NextRequest) {
   } catch (error) {
     return answerFailure(apiFailure(error));
   }
-  // Only the access token: spending the refresh token here could race a refresh in another tab.
-  await logOut(readTokens(req).access);
-  return withSessionCookies(req, { user: signedIn.user }, signedIn);
+  return replaceSession(req, signedIn);
 }
 
 export async function DELETE(req: NextRequest) {

@@ -1,15 +1,8 @@
 import type { RouterInputs, RouterOutputs } from '@music/api-router/types';
 import { type NextRequest, NextResponse } from 'next/server';
-import { answerFailure, readJsonObject, refuse } from '@/server/answers';
+import { answerFailure, readSameOriginBody } from '@/server/answers';
 import { apiClient, apiFailure } from '@/server/api-client';
-import {
-  forwardedFor,
-  isSameOrigin,
-  logOut,
-  NO_STORE,
-  readTokens,
-  withSessionCookies,
-} from '@/server/session';
+import { forwardedFor, NO_STORE, replaceSession } from '@/server/session';
 
 /**
  * Sign-up in one step: the API's public `users.create` (POST /v1/users) makes the account, then
@@ -20,8 +13,7 @@ import {
  * no cookies: the account exists, and signing in is left to the person.
  */
 export async function POST(req: NextRequest) {
-  if (!isSameOrigin(req)) return refuse(403, 'FORBIDDEN', 'Cross-site requests are refused');
-  const input = await readJsonObject(req);
+  const input = await readSameOriginBody(req);
   if (input instanceof NextResponse) return input;
   // Anonymous whatever the cookies say: a sign-up never borrows a signed-in admin's rights (a
   // role other than `user` is the API's 403, as it is for any visitor).
@@ -41,7 +33,6 @@ export async function POST(req: NextRequest) {
   } catch {
     return NextResponse.json({ user, signedIn: false }, { status: 201, headers: NO_STORE });
   }
-  // A browser signed in as someone else: that session is replaced, so it ends (see ../route.ts).
-  await logOut(readTokens(req).access);
-  return withSessionCookies(req, { user: signedIn.user }, signedIn, 201);
+  // A browser signed in as someone else: that session is replaced, so it ends.
+  return replaceSession(req, signedIn, 201);
 }
