@@ -1,68 +1,7 @@
 import type { IncomingMessage } from 'node:http';
-import { BlockList, isIP } from 'node:net';
+import { clientAddress, type TrustProxy, unmapped } from '@music/auth/trust-proxy';
 
-/**
- * Which peers may tell us the client's address in `X-Forwarded-For`: `none`, `loopback` (a
- * proxy on this machine, such as the console's server), or a list of addresses and CIDR ranges
- * (a balancer on another machine). `loopback` may appear in the list too.
- */
-export interface TrustProxy {
-  /** The setting as configured, for the start-up log. */
-  readonly description: string;
-  trusts(address: string): boolean;
-}
-
-const LOOPBACK_RANGES: Array<[string, number, 'ipv4' | 'ipv6']> = [
-  ['127.0.0.0', 8, 'ipv4'],
-  ['::1', 128, 'ipv6'],
-];
-
-/** Parses TRUST_PROXY; throws a one-line error naming the entry it cannot read. */
-export function parseTrustProxy(setting: string): TrustProxy {
-  const description = setting.trim() || 'none';
-  const list = new BlockList();
-  let any = false;
-  for (const raw of description.split(',')) {
-    const entry = raw.trim();
-    if (entry === '' || entry === 'none') continue;
-    any = true;
-    if (entry === 'loopback') {
-      for (const [network, prefix, type] of LOOPBACK_RANGES) list.addSubnet(network, prefix, type);
-      continue;
-    }
-    const [address, prefixText, extra] = entry.split('/');
-    const family = isIP(address ?? '');
-    const prefix = prefixText === undefined ? (family === 6 ? 128 : 32) : Number(prefixText);
-    if (
-      family === 0 ||
-      extra !== undefined ||
-      !Number.isInteger(prefix) ||
-      prefix < 0 ||
-      prefix > (family === 6 ? 128 : 32) ||
-      (prefixText !== undefined && !/^\d{1,3}$/.test(prefixText))
-    ) {
-      throw new Error(
-        `Invalid configuration: TRUST_PROXY entry "${entry}" is not loopback, none, an IP address or a CIDR range`,
-      );
-    }
-    list.addSubnet(address as string, prefix, family === 6 ? 'ipv6' : 'ipv4');
-  }
-  return {
-    description,
-    trusts(address: string) {
-      if (!any) return false;
-      const plain = unmapped(address);
-      const family = isIP(plain);
-      return family !== 0 && list.check(plain, family === 6 ? 'ipv6' : 'ipv4');
-    },
-  };
-}
-
-/** `::ffff:10.0.0.1` (an IPv4 peer on a dual-stack socket) is the IPv4 address it carries. */
-function unmapped(address: string): string {
-  const match = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  return match ? (match[1] as string) : address;
-}
+export { parseTrustProxy, type TrustProxy } from '@music/auth/trust-proxy';
 
 /** The address of the peer that sent the request (a proxy, or the client itself). */
 function peerOf(req: IncomingMessage): string {
@@ -74,25 +13,7 @@ export function fromTrustedProxy(req: IncomingMessage, trust: TrustProxy): boole
   return trust.trusts(peerOf(req));
 }
 
-/**
- * The client's address: the peer itself, unless the peer is a trusted proxy; then the right-most
- * `X-Forwarded-For` entry that is not itself a trusted proxy (every proxy appends the address it
- * saw, so entries left of the first untrusted one could have been written by the client). When
- * every entry is trusted, the left-most one.
- */
+/** The client's address (see `clientAddress`): the peer, or what the trusted proxies in front of it report. */
 export function clientAddressOf(req: IncomingMessage, trust: TrustProxy): string {
-  const peer = peerOf(req);
-  if (!trust.trusts(peer)) return peer;
-  const header = req.headers['x-forwarded-for'];
-  if (header === undefined) return peer;
-  const hops = (Array.isArray(header) ? header.join(',') : header)
-    .split(',')
-    .map((hop) => unmapped(hop.trim()))
-    .filter((hop) => hop !== '');
-  for (let i = hops.length - 1; i >= 0; i--) {
-    const hop = hops[i] as string;
-    // Not an address (`unknown`, or junk a proxy passed on): untrusted, and kept short.
-    if (!trust.trusts(hop)) return hop.slice(0, 64);
-  }
-  return hops[0] ?? peer;
+  return clientAddress(req.socket.remoteAddress ?? 'unknown', req.headers['x-forwarded-for'], trust);
 }
