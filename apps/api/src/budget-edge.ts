@@ -1,4 +1,4 @@
-import { AppError, type Context } from '@music/api-router';
+import { AppError, type Context, refusesCaller } from '@music/api-router';
 import type { BudgetState, Budgets } from './budgets';
 
 /** The RateLimit headers of an answer under a budget (`RateLimit-Reset` in seconds). */
@@ -49,6 +49,5 @@ function settle(
 ): void {
   if (!state) return;
   Object.assign(headers, budgetHeaders(state));
-  const unauthorized = ctx.tokenRefused === true || (!operation.isPublic && ctx.actor === null);
-  if (!state.allowed && !unauthorized) throw overBudget(state);
+  if (!state.allowed && !refusesCaller(operation.isPublic, ctx)) throw overBudget(state);
 }

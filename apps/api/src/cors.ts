@@ -18,10 +18,12 @@ const EXPOSED = [
   'RateLimit-Remaining',
   'RateLimit-Reset',
   'RateLimit-Policy',
+  // A browser script tells an expired token (error="invalid_token") from a missing one by it.
+  'WWW-Authenticate',
 ].join(', ');
 
-/** What a preflight allows a script to send. */
-const ALLOWED_HEADERS = 'Authorization, Content-Type, Idempotency-Key, If-Match, If-None-Match';
+/** What a preflight allows a script to send (its own X-Request-Id ties its logs to ours). */
+const ALLOWED_HEADERS = 'Authorization, Content-Type, Idempotency-Key, If-Match, If-None-Match, X-Request-Id';
 
 /** How long a browser may cache a preflight's answer (seconds). */
 const PREFLIGHT_MAX_AGE = '600';

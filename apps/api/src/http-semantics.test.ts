@@ -191,6 +191,14 @@ describe('ETags on reads', () => {
       headers: { ...auth, 'if-match': '"unterminated' },
     });
     expect(ifMatch.status).toBe(400);
+    // Also where the operation takes no input at all (contract 1.2).
+    for (const header of ['no-quotes', '"unterminated', 'W/']) {
+      const me = await send('/auth/me', { headers: { ...auth, 'if-none-match': header } });
+      expect(me.status, `/auth/me with If-None-Match ${header}`).toBe(400);
+    }
+    // A caller the operation refuses still gets its 401 first.
+    const anonymous = await send('/auth/me', { headers: { 'if-none-match': 'no-quotes' } });
+    expect(anonymous.status).toBe(401);
     const document = await send('/openapi.json');
     const etag = document.headers.get('etag') ?? '';
     expect(etag).toMatch(/^".+"$/);
@@ -213,6 +221,7 @@ describe('CORS', () => {
       'X-Request-Id',
       'Idempotent-Replayed',
       'RateLimit-Remaining',
+      'WWW-Authenticate',
     ]) {
       expect(exposed).toContain(name);
     }
@@ -226,7 +235,7 @@ describe('CORS', () => {
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-methods')).toBe('GET, HEAD, PUT, DELETE, OPTIONS');
     expect(preflight.headers.get('access-control-allow-headers')).toBe(
-      'Authorization, Content-Type, Idempotency-Key, If-Match, If-None-Match',
+      'Authorization, Content-Type, Idempotency-Key, If-Match, If-None-Match, X-Request-Id',
     );
     const other = await send('/songs', {
       method: 'OPTIONS',
@@ -248,5 +257,22 @@ describe('CORS', () => {
       expect(preflight.headers.get('access-control-allow-origin'), path).toBe(ORIGIN);
       expect(preflight.headers.get('access-control-allow-methods'), path).toBe('GET, HEAD, OPTIONS');
     }
+  });
+});
+
+describe('the reference page', () => {
+  it('is served with a Content-Security-Policy and X-Frame-Options: DENY (contract 1.2)', async () => {
+    for (const path of ['/docs', '/docs/init.js', '/docs/swagger-ui.css']) {
+      const page = await send(path);
+      expect(page.status, path).toBe(200);
+      expect(page.headers.get('x-frame-options'), path).toBe('DENY');
+      const csp = page.headers.get('content-security-policy') ?? '';
+      expect(csp, path).toContain("frame-ancestors 'none'");
+      expect(csp, path).toMatch(/script-src 'self'(;|$)/);
+      expect(csp, path).toContain("default-src 'none'");
+    }
+    // The page's own script is a file, not inline: the policy needs no 'unsafe-inline' for scripts.
+    const html = await (await send('/docs')).text();
+    expect(html).not.toMatch(/<script>(?!<\/script>)/);
   });
 });

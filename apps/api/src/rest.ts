@@ -7,6 +7,7 @@ import {
   type Operation,
   operations,
   type RouteMeta,
+  refusesCaller,
 } from '@music/api-router';
 import { chargeBudget } from './budget-edge';
 import type { Budgets } from './budgets';
@@ -209,20 +210,22 @@ export function createRestHandler(options: RestHandlerOptions) {
       if (keyed?.kind === 'replay') return sendReplay(res, keyed, headers);
       // The conditional headers are read now, into the context the procedure's middleware copies
       // (tRPC builds a new context object per middleware: a later assignment would not reach the
-      // service); a malformed one is a 400 raised as input, after the caller check.
+      // service). A malformed one is a 400 on every operation, with input or without (`/auth/me`),
+      // but only for a caller who gets past the caller check: the others get their 401 first.
       let ifNoneMatch: ReturnType<typeof conditionOf>;
-      let malformed: unknown;
       try {
         if (method === 'GET') ifNoneMatch = conditionOf(req, 'if-none-match');
         else {
           const ifMatch = conditionOf(req, 'if-match');
           if (ifMatch !== undefined) ctx.ifMatch = ifMatch;
         }
-      } catch (error) {
-        malformed = error;
+      } catch (malformed) {
+        if (!refusesCaller(route.operation.isPublic, ctx)) {
+          await keyed?.release();
+          throw malformed;
+        }
       }
       const readInput = async (): Promise<Record<string, unknown>> => {
-        if (malformed) throw malformed;
         if (route.hasBody) {
           const body = parseJsonBody(raw, req.headers['content-type']);
           if (body === undefined) throw fail('BAD_REQUEST', 'A JSON object body is required');

@@ -7,6 +7,28 @@ import { fail, JSON_TYPE, sendBody, sendError, sendJson, sendNoContent } from '.
 const ROUTES = new Set(['health', 'health/live', 'openapi.json', 'docs']);
 const ALLOW = 'GET, HEAD, OPTIONS';
 
+/**
+ * The reference page runs a script in the browsers of the people reading it: it loads only its
+ * own files (no inline script: init.js is a file), fetches only this origin (the document, "Try it
+ * out"), and no other site may frame it (clickjacking). Swagger UI sets style attributes, hence
+ * the inline styles; its icons are data: URLs.
+ */
+const DOCS_HEADERS = {
+  'Content-Security-Policy': [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; '),
+  'X-Frame-Options': 'DENY',
+  'X-Content-Type-Options': 'nosniff',
+};
+
 export interface ServiceRoutesOptions {
   database: Pick<Database, 'ping'>;
   /** True once the instance was told to stop: readiness answers 503 while it drains. */
@@ -90,11 +112,12 @@ export function createServiceRoutes(options: ServiceRoutesOptions) {
     // Liveness: the process answers, whatever the database or a drain.
     else if (route === 'health/live') sendJson(res, 200, { status: 'ok' }, headers);
     else if (route === 'openapi.json') document(res, headers);
-    else if (route === 'docs') send(res, headers, { type: 'text/html; charset=utf-8', body: DOCS_HTML });
-    else {
+    else if (route === 'docs') {
+      send(res, { ...headers, ...DOCS_HEADERS }, { type: 'text/html; charset=utf-8', body: DOCS_HTML });
+    } else {
       const asset = docsAsset(route.slice('docs/'.length));
       if (!asset) sendError(res, fail('NOT_FOUND', `No route ${pathname}`), headers);
-      else send(res, headers, asset, 'public, max-age=3600');
+      else send(res, { ...headers, ...DOCS_HEADERS }, asset, 'public, max-age=3600');
     }
     return true;
   };

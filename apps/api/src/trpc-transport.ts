@@ -1,5 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { appErrorOf, appRouter, type Context, operationAt, rpcErrorShape } from '@music/api-router';
+import {
+  appErrorOf,
+  appRouter,
+  type Context,
+  operationAt,
+  refusesCaller,
+  rpcErrorShape,
+} from '@music/api-router';
 import { TRPCError } from '@trpc/server';
 import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
 import { conditionOf } from './conditions';
@@ -75,7 +82,7 @@ export function createTrpcTransport(options: TrpcTransportOptions) {
       if (condition !== undefined) ctx.ifMatch = condition;
       return ctx;
     } catch (error) {
-      if (ctx.tokenRefused || (ctx.actor === null && !operation.isPublic)) return ctx;
+      if (refusesCaller(operation.isPublic, ctx)) return ctx;
       // Thrown as tRPC's own code so its handler answers 400; the formatter reads the AppError.
       throw new TRPCError({ code: 'BAD_REQUEST', message: (error as Error).message, cause: error });
     }

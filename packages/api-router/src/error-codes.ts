@@ -23,6 +23,12 @@ export type ErrorCode = keyof typeof ERROR_CODES;
 /** A 422 reports at most this many field errors (the first ones), so its size stays bounded. */
 export const MAX_FIELD_ERRORS = 100;
 
+/**
+ * The longest error message (and field error message) a client is sent, whatever it sent: a
+ * message that names what was wrong with the input would otherwise grow with the input.
+ */
+export const MAX_MESSAGE_LENGTH = 1000;
+
 export interface FieldError {
   /** Dotted path of the offending field, e.g. `email` or `artistIds.1`. */
   field: string;

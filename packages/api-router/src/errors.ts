@@ -1,8 +1,19 @@
 import { isDatabaseUnavailable, isForeignKeyViolation, isUniqueViolation } from '@music/db';
 import type { $ZodIssue } from 'zod/v4/core';
-import { ERROR_CODES, type ErrorCode, type FieldError, MAX_FIELD_ERRORS } from './error-codes';
+import {
+  ERROR_CODES,
+  type ErrorCode,
+  type FieldError,
+  MAX_FIELD_ERRORS,
+  MAX_MESSAGE_LENGTH,
+} from './error-codes';
 
 export { ERROR_CODES, type ErrorCode, type FieldError, MAX_FIELD_ERRORS };
+
+/** A message as clients get it: at most MAX_MESSAGE_LENGTH characters, cut with an ellipsis. */
+export function bounded(message: string, max = MAX_MESSAGE_LENGTH): string {
+  return message.length <= max ? message : `${message.slice(0, max - 1)}…`;
+}
 
 export interface AppErrorOptions {
   errors?: FieldError[];
@@ -22,11 +33,14 @@ export class AppError extends Error {
   readonly retryAfter: number | undefined;
 
   constructor(code: ErrorCode, message: string, options: AppErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    // Bounded here, once, for every code path that words an error from what a client sent.
+    super(bounded(message), options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'AppError';
     this.code = code;
     this.status = ERROR_CODES[code].status;
-    this.errors = options.errors;
+    this.errors = options.errors?.map((e) =>
+      e.message.length > MAX_MESSAGE_LENGTH ? { ...e, message: bounded(e.message) } : e,
+    );
     this.retryAfter = options.retryAfter;
   }
 }

@@ -29,6 +29,7 @@ export {
   type HttpMethod,
   type Meta,
   type RouteMeta,
+  refusesCaller,
   rpcErrorShape,
 } from './trpc';
 export type { RouterInputs, RouterOutputs } from './types';

@@ -53,11 +53,12 @@ export function toIso(date: Date): string {
 export const emptyOutput = z.void();
 
 // Control characters are refused in text fields: NUL cannot be stored by PostgreSQL at all
-// (it would surface as a 500), and the others have no business in names and titles.
+// (it would surface as a 500), and the others (C0, DEL and C1, U+0080-U+009F, where U+0085 is a
+// line break and U+009B a terminal's escape) have no business in names and titles.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
-const CONTROL = /[\u0000-\u001f\u007f]/;
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: as above, but tab and newlines are fine.
-const CONTROL_BUT_WHITESPACE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+const CONTROL_BUT_WHITESPACE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const WELL_FORMED = 'Must be well-formed Unicode (no lone surrogates)';
@@ -87,6 +88,12 @@ export function longText(max: number) {
     .refine((value) => !CONTROL_BUT_WHITESPACE.test(value), 'Must not contain control characters');
 }
 
+/** At most 5 items of a list, and how many more there are. */
+function listed(items: readonly string[]): string {
+  const shown = items.slice(0, 5).join(', ');
+  return items.length > 5 ? `${shown} and ${items.length - 5} more` : shown;
+}
+
 /** One key of a `sort` parameter: the field and its direction. */
 export interface SortKey<Field extends string> {
   field: Field;
@@ -104,19 +111,25 @@ export function sortQuery<const Fields extends readonly [string, ...string[]]>(f
     .string()
     .max(200)
     .superRefine((value, ctx) => {
+      // One issue per kind of problem, however many fields have it: the message stays short.
       const seen = new Set<string>();
+      const unknown: string[] = [];
+      const repeated: string[] = [];
       for (const part of value.split(',')) {
         const field = part.startsWith('-') ? part.slice(1) : part;
-        if (!allowed.has(field)) {
-          ctx.addIssue({
-            code: 'custom',
-            message: `Unknown sort field '${part}' (one of: ${fields.join(', ')})`,
-          });
-        } else if (seen.has(field)) {
-          ctx.addIssue({ code: 'custom', message: `Sort field '${field}' given twice` });
-        }
+        if (!allowed.has(field)) unknown.push(`'${part}'`);
+        else if (seen.has(field)) repeated.push(`'${field}'`);
         seen.add(field);
       }
+      if (unknown.length > 0) {
+        const named = unknown.length === 1 ? 'field' : 'fields';
+        ctx.addIssue({
+          code: 'custom',
+          message: `Unknown sort ${named} ${listed(unknown)} (one of: ${fields.join(', ')})`,
+        });
+      }
+      if (repeated.length > 0)
+        ctx.addIssue({ code: 'custom', message: `Sort fields given twice: ${listed(repeated)}` });
     })
     .optional()
     .meta({

@@ -140,13 +140,22 @@ function mapFailure<R extends { ok: boolean; error?: unknown }>(ctx: Context, pa
   return { ...result, error: toTrpcError(error) };
 }
 
-/** An operation anyone may call; an invalid token is ignored (the caller is anonymous). */
 const refusedToken = () => new AppError('UNAUTHORIZED', 'The bearer token is invalid or expired');
 
+/**
+ * Whether an operation answers this caller 401: a token that was sent and refused, always (an
+ * expired token is a 401 to renew, not a silent downgrade to anonymous; contract 8.1), and no
+ * caller at all where one is needed. The one statement of it: both builders below decide by it,
+ * and so do the HTTP edges that must know before the call (a budget counts such a request but
+ * does not refuse it; a malformed conditional header is a 400 only for a caller who gets that far).
+ */
+export function refusesCaller(isPublic: boolean, ctx: Pick<Context, 'actor' | 'tokenRefused'>): boolean {
+  return ctx.tokenRefused === true || (!isPublic && ctx.actor === null);
+}
+
+/** An operation anyone may call; a token, when one is sent, must be valid. */
 export const publicProcedure = t.procedure.meta({ public: true }).use(async ({ ctx, next, path }) => {
-  // Open to anonymous callers, but a token that was sent must be valid (contract 8.1): an
-  // expired one is a 401 to renew, not a silent downgrade to anonymous.
-  if (ctx.tokenRefused) throw toTrpcError(refusedToken());
+  if (refusesCaller(true, ctx)) throw toTrpcError(refusedToken());
   return mapFailure(ctx, path, await next());
 });
 
@@ -157,7 +166,7 @@ export const publicProcedure = t.procedure.meta({ public: true }).use(async ({ c
  * the call's options and closes over them again, on the hottest path there is.
  */
 export const authedProcedure = t.procedure.use(async ({ ctx, next, path }) => {
-  if (!ctx.actor) {
+  if (refusesCaller(false, ctx) || !ctx.actor) {
     throw toTrpcError(
       ctx.tokenRefused ? refusedToken() : new AppError('UNAUTHORIZED', 'A valid bearer token is required'),
     );

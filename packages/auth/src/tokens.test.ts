@@ -97,6 +97,22 @@ describe('access tokens', () => {
     await expectRejected(`${header}.${forged}.${signature}`);
   });
 
+  it('refuses a signature spelled in a non-canonical base64url (a second text for one token)', async () => {
+    const token = await tokens.signAccessToken(claims);
+    const signature = token.split('.')[2]!;
+    // 32 bytes are 43 characters: the last one carries 4 bits and 2 that must be zero. Setting
+    // those 2 bits spells the same bytes another way, which a lenient decoder accepts.
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const last = alphabet.indexOf(signature.at(-1)!);
+    expect(last % 4).toBe(0);
+    for (const spare of [1, 2, 3]) {
+      const other = `${token.slice(0, -1)}${alphabet[last + spare]}`;
+      expect(Buffer.from(other.split('.')[2]!, 'base64url')).toEqual(Buffer.from(signature, 'base64url'));
+      await expectRejected(other);
+    }
+    await expect(tokens.verifyAccessToken(token)).resolves.toMatchObject(claims);
+  });
+
   it('refuses garbage of every shape without throwing anything but InvalidTokenError', async () => {
     const garbage = ['', 'abc', 'a.b.c', '...', 'eyJhbGciOiJIUzI1NiJ9.e30.', `${'x'.repeat(5000)}.y.z`];
     for (const token of garbage) await expectRejected(token);

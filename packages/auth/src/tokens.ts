@@ -160,6 +160,9 @@ export function createTokenService(config: TokenConfig) {
     }
     if (!BASE64URL.test(encodedSignature)) reject('malformed signature');
     const given = Buffer.from(encodedSignature, 'base64url');
+    // One token, one text: a lenient decoder also takes the last character with its spare bits
+    // set, which would let anyone respell a valid token (RFC 4648 section 3.5 allows refusing it).
+    if (given.toString('base64url') !== encodedSignature) reject('non-canonical signature');
     const signed = candidates.some((key) => {
       const expected = createHmac('sha256', key).update(`${encodedHeader}.${encodedPayload}`).digest();
       return given.length === expected.length && timingSafeEqual(given, expected);

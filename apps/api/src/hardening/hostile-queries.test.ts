@@ -114,6 +114,34 @@ describe('numbers and query strings', () => {
     }
   });
 
+  it('keeps every error message within 1,000 characters, whatever the input (contract 1.2)', async () => {
+    const unknown = Array.from({ length: 60 }, (_, i) => `unknown_field_${i}`).join(',');
+    const sorts = [unknown, `${'x'.repeat(199)}`, Array.from({ length: 60 }, () => 'title').join(',')];
+    for (const sort of sorts) {
+      const v1 = await refused(
+        h.api.request('GET', `/songs?sort=${encodeURIComponent(sort)}`, { token: h.user.token }),
+        400,
+        `sort ${sort.slice(0, 20)}`,
+      );
+      expect((v1.body as { message: string }).message.length).toBeLessThanOrEqual(1000);
+      const rpc = await refused(h.trpc.call('songs.list', { sort }, h.user.token), 422, 'trpc sort', 'trpc');
+      expect((rpc.body as { error: { message: string } }).error.message.length).toBeLessThanOrEqual(1000);
+    }
+    // 60 unknown fields are still named, as many as fit, and the message says so.
+    const named = await h.api.request('GET', `/songs?sort=${unknown}`, { token: h.user.token });
+    expect((named.body as { message: string }).message).toContain('unknown_field_0');
+    // A body with a thousand bad fields: the message and every field's message stay bounded.
+    const body = Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`k${'y'.repeat(300)}${i}`, i]));
+    const many = await refused(
+      h.api.request('POST', '/playlists', { token: h.user.token, body: { name: 'x', ...body } }),
+      422,
+      'many unknown keys',
+    );
+    const answer = many.body as { message: string; errors: Array<{ field: string; message: string }> };
+    expect(answer.message.length).toBeLessThanOrEqual(1000);
+    for (const error of answer.errors) expect(error.message.length).toBeLessThanOrEqual(1000);
+  });
+
   it('answers a page far past the end with an empty page and the true total', async () => {
     for (const page of ['9999999999999999', '92233720368547758']) {
       const res = await h.api.request('GET', `/songs?page=${page}&limit=100`, { token: h.user.token });

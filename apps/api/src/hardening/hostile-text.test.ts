@@ -68,6 +68,73 @@ describe('text', () => {
     await refused(h.trpc.call('songs.list', { search: '\u0000' }, h.user.token), 422, 'trpc query', 'trpc');
   });
 
+  it('refuses C1 controls in every text field, and format characters in usernames (contract 1.2)', async () => {
+    // U+0085 (next line) and U+009B (a terminal's CSI) are C1 controls; U+202E (right-to-left
+    // override) and U+200B (zero width space) are format characters: "by …" look-alikes.
+    for (const title of ['a\u0085b', 'x\u009b31m', '\u0080']) {
+      await refused(
+        h.api.request('POST', '/songs', { token: h.admin.token, body: { title, duration: 60 } }),
+        422,
+        `title ${JSON.stringify(title)}`,
+      );
+      await refused(
+        h.trpc.call('songs.create', { title, duration: 60 }, h.admin.token),
+        422,
+        `trpc title ${JSON.stringify(title)}`,
+        'trpc',
+      );
+    }
+    await refused(
+      h.api.request('POST', '/playlists', {
+        token: h.user.token,
+        body: { name: 'ok', description: 'line\u0085next' },
+      }),
+      422,
+      'description with a C1 control',
+    );
+    for (const username of ['ad\u202Emin', 'a\u200Bb', '\u2066x\u2069', 'x\u0085']) {
+      const body = {
+        username,
+        email: `cf-${Date.now()}-${username.length}@example.com`,
+        password: 'a-password',
+      };
+      const v1 = await refused(
+        h.api.request('POST', '/users', { body }),
+        422,
+        `username ${JSON.stringify(username)}`,
+      );
+      expect((v1.body as { errors: Array<{ field: string }> }).errors.map((e) => e.field)).toEqual([
+        'username',
+      ]);
+      await refused(
+        h.trpc.call('users.create', body),
+        422,
+        `trpc username ${JSON.stringify(username)}`,
+        'trpc',
+      );
+      await refused(
+        h.api.request('PUT', `/users/${h.user.user.id}`, {
+          token: h.user.token,
+          body: { username, email: h.user.user.email, password: 'unused-here' },
+        }),
+        422,
+        `PUT username ${JSON.stringify(username)}`,
+      );
+    }
+    // Tab and newline stay allowed where they were (a bio, a description); emoji with a zero
+    // width joiner stay allowed in titles (only usernames refuse format characters).
+    const ok = await h.api.request('POST', '/songs', {
+      token: h.admin.token,
+      body: { title: 'Family \u{1F468}\u200D\u{1F469}\u200D\u{1F467}', duration: 60 },
+    });
+    expect(ok.status).toBe(201);
+    const bio = await h.api.request('PATCH', `/artists/${h.artistId}`, {
+      token: h.admin.token,
+      body: { bio: 'line one\n\tline two' },
+    });
+    expect(bio.status).toBe(200);
+  });
+
   it('refuses invalid UTF-8: 400 in a /v1 body, 404 in a path, never 5xx anywhere', async () => {
     const bad = Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from('"}')]);
     await refused(

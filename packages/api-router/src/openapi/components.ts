@@ -1,4 +1,4 @@
-import { ERROR_CODES, MAX_FIELD_ERRORS } from '../error-codes';
+import { ERROR_CODES, MAX_FIELD_ERRORS, MAX_MESSAGE_LENGTH } from '../error-codes';
 
 /** The document walked as plain JSON: the generator's types stop at its own output. */
 export type Json = Record<string, unknown>;
@@ -134,7 +134,11 @@ export const parameterComponents: Record<string, Json> = {
   },
 };
 
-const ERROR_MESSAGE = { type: 'string', maxLength: 1000, description: 'For humans; branch on `code`' };
+const ERROR_MESSAGE = {
+  type: 'string',
+  maxLength: MAX_MESSAGE_LENGTH,
+  description: 'For humans; branch on `code`',
+};
 
 /**
  * `Error` and `ValidationError` are told apart by `code`: no value is in both, so a generated
@@ -178,7 +182,7 @@ export const errorSchemas: Record<string, Json> = {
               maxLength: 200,
               description: 'Dotted path of the body field (e.g. `artistIds.1`), or `Idempotency-Key`',
             },
-            message: { type: 'string', maxLength: 1000 },
+            message: { type: 'string', maxLength: MAX_MESSAGE_LENGTH },
           },
           additionalProperties: false,
         },

@@ -42,8 +42,23 @@ export function toUser(
   };
 }
 
+/**
+ * Format characters (Unicode category Cf: bidi overrides and isolates, zero-width spaces and
+ * joiners) make one username look like another, or turn the text around it ("by …" lines):
+ * refused in the name other people see. Titles and other text keep them (an emoji family is
+ * joined by zero-width joiners, Persian needs the non-joiner).
+ */
+const FORMAT_CHARACTER = /\p{Cf}/u;
+
+export const usernameSchema = text(1, 50)
+  .refine(
+    (value) => !FORMAT_CHARACTER.test(value),
+    'Must not contain invisible formatting characters (bidi controls, zero-width characters)',
+  )
+  .meta({ description: '1 to 50 characters after trimming; no control or invisible formatting characters' });
+
 const userFields = {
-  username: text(1, 50).meta({ description: '1 to 50 characters after trimming' }),
+  username: usernameSchema,
   email: emailSchema,
   password: passwordSchema,
   role: roleSchema.optional().meta({ description: 'Defaults to `user`; other roles need an admin' }),
