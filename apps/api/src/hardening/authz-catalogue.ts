@@ -99,9 +99,22 @@ export const CATALOGUE_ROWS: Record<string, Entry> = {
   },
   'artists.linkSong': {
     targets: {
-      'managed, a song': artist(
-        async (db, w) => ({ artistId: await managedArtist(db, w), songId: await insertSongRow(db) }),
+      // A song must already be the caller's (contract 1.2): artistA's song may go to another
+      // artist of the same account; a song of nobody, or of artistB, may not be claimed.
+      'managed, a song of artistA': artist(
+        async (db, w) => ({ artistId: await managedArtist(db, w), songId: await ownSong(db, w) }),
         artistOrAdmin,
+      ),
+      'managed, a song of nobody': artist(
+        async (db, w) => ({ artistId: await managedArtist(db, w), songId: await insertSongRow(db) }),
+        adminOnly,
+      ),
+      "managed, artistB's song": artist(
+        async (db, w) => ({
+          artistId: await managedArtist(db, w),
+          songId: await insertSongRow(db, [w.artistB]),
+        }),
+        adminOnly,
       ),
       'missing artist': artist(
         async (db) => ({ artistId: missingId(), songId: await insertSongRow(db) }),
@@ -174,6 +187,20 @@ export const CATALOGUE_ROWS: Record<string, Entry> = {
       "artistA's song, taking artistA off": {
         input: async (db, w) => ({ songId: await ownSong(db, w), artistIds: [w.artistB] }),
         expect: { admin: 'ok', others: 403 },
+      },
+      "artistA and artistB's song, one of them dropped": {
+        input: async (db, w) => ({
+          songId: await insertSongRow(db, [w.artistA, w.artistB]),
+          artistIds: [w.artistA],
+        }),
+        expect: { admin: 'ok', others: 403 },
+      },
+      "artistA and artistB's song, reordered": {
+        input: async (db, w) => ({
+          songId: await insertSongRow(db, [w.artistA, w.artistB]),
+          artistIds: [w.artistB, w.artistA],
+        }),
+        expect: { artist: 'ok', otherArtist: 'ok', admin: 'ok', others: 403 },
       },
       'a song of nobody': {
         input: async (db) => ({ songId: await insertSongRow(db), title: 'Patched' }),

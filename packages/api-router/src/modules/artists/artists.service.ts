@@ -3,7 +3,7 @@ import type { Actor, Context } from '../../context';
 import { AppError, validationError } from '../../errors';
 import { type AuthedContext, assertPrecondition, isAdmin, loadOr404, page, sortOrder } from '../../kernel';
 import { idList } from '../../schemas';
-import { songPage } from '../songs/songs.service';
+import { assertMaySongWrite, lockSongOr404, songPage } from '../songs/songs.service';
 import {
   type Artist,
   type ArtistSongInput,
@@ -24,9 +24,14 @@ const loadArtist = (ctx: Context, artistId: string) =>
 const lockArtistOr404 = (trx: Db, artistId: string) =>
   loadOr404(artistId, (id) => artists.lockArtist(trx, id), 'Artist');
 
-/** Changing an artist and its song links: admins, and the account linked to the artist. */
+/**
+ * Changing an artist and its song links: admins, and the account linked to the artist while it
+ * has the role `artist` (read fresh on every request: a demoted account keeps its link, as the
+ * contract's Artist says, but loses the power at once, on every instance).
+ */
 function assertManages(actor: Actor, artist: ArtistRow): void {
-  if (!isAdmin(actor) && artist.user_id !== actor.user.id) {
+  if (isAdmin(actor)) return;
+  if (artist.user_id !== actor.user.id || actor.user.role !== 'artist') {
     throw new AppError('FORBIDDEN', 'Only an admin or the artist’s linked user may change this artist');
   }
 }
@@ -159,22 +164,23 @@ export async function listArtistSongs(ctx: AuthedContext, input: ListArtistSongs
   );
 }
 
-/** The song row stays locked until commit, so concurrent links get distinct positions; or 404. */
-async function lockSongOr404(trx: Db, songId: string): Promise<void> {
-  if (!isUuid(songId) || !(await songs.lockSong(trx, songId)))
-    throw new AppError('NOT_FOUND', 'Song not found');
-}
-
-/** Idempotent: linking twice succeeds. The song's new artist goes last. */
+/**
+ * Idempotent: linking twice succeeds. The song's new artist goes last. The song row stays locked
+ * until commit (`lockSongOr404`), so concurrent links get distinct positions. A non-admin links
+ * only a song they already manage (one of its artists is theirs): managing an artist is no claim
+ * on somebody else's songs.
+ */
 export async function linkSong(ctx: AuthedContext, input: ArtistSongInput): Promise<void> {
   const artist = await loadArtist(ctx, input.artistId);
   await ctx.db.transaction().execute(async (trx) => {
-    await lockSongOr404(trx, input.songId);
+    const song = await lockSongOr404(trx, input.songId);
     assertManages(ctx.actor, artist);
-    await songs.linkSongArtist(trx, { songId: input.songId, artistId: artist.id });
+    await assertMaySongWrite(ctx, trx, song);
+    await songs.linkSongArtist(trx, { songId: song.id, artistId: artist.id });
   });
 }
 
+/** Unlinking an artist you manage from its song: the song was yours through that very link. */
 export async function unlinkSong(ctx: AuthedContext, input: ArtistSongInput): Promise<void> {
   const artist = await loadArtist(ctx, input.artistId);
   await ctx.db.transaction().execute(async (trx) => {

@@ -64,6 +64,24 @@ function assertIncludesOwn(artistIds: readonly string[], own: readonly string[])
   }
 }
 
+/**
+ * A non-admin adds and removes only the artists they manage: the song's other artists stay, so
+ * co-artists keep each other (and no one can hand a song to an artist who did not ask for it).
+ * Their order may change.
+ */
+function assertChangesOnlyOwn(before: readonly string[], after: readonly string[], own: readonly string[]) {
+  const changed = [
+    ...after.filter((id) => !before.includes(id)),
+    ...before.filter((id) => !after.includes(id)),
+  ];
+  if (changed.some((id) => !own.includes(id))) {
+    throw new AppError(
+      'FORBIDDEN',
+      'You may add or remove only the artists linked to your account; the song’s other artists stay',
+    );
+  }
+}
+
 /** The columns of the `sort` fields (no `sort`: the repository's default, by title). */
 const SORT_COLUMNS: Record<SongSortField, songs.SongSortColumn> = {
   title: 'title',
@@ -125,13 +143,20 @@ export async function getSong(ctx: AuthedContext, songId: string): Promise<Song>
   return toSong(await loadSong(ctx, songId));
 }
 
-/** Admins, or a user linked to one of the song's current artists. Returns the caller's artists. */
-async function assertMaySongWrite(
+/**
+ * Admins, or an `artist` account (its role now, read fresh by the session check: a demoted
+ * account loses the power at once) linked to one of the song's current artists. Returns the
+ * caller's artists.
+ */
+export async function assertMaySongWrite(
   ctx: AuthedContext,
   db: Db,
   song: songs.SongWithArtists,
 ): Promise<string[]> {
   if (isAdmin(ctx.actor)) return [];
+  if (ctx.actor.user.role !== 'artist') {
+    throw new AppError('FORBIDDEN', 'Only an admin or an artist account may change songs');
+  }
   const own = await artists.findArtistIdsByUserId(db, ctx.actor.user.id);
   if (!song.artist_ids.some((id) => own.includes(id))) {
     throw new AppError(
@@ -171,7 +196,10 @@ export async function patchSong(ctx: AuthedContext, input: PatchSongInput): Prom
     let artistIds: string[] | undefined;
     if (input.artistIds !== undefined) {
       artistIds = await assertArtistsExist(trx, input.artistIds);
-      if (!isAdmin(ctx.actor)) assertIncludesOwn(artistIds, own);
+      if (!isAdmin(ctx.actor)) {
+        assertChangesOnlyOwn(song.artist_ids, artistIds, own);
+        assertIncludesOwn(artistIds, own);
+      }
     }
     assertPrecondition(ctx, songSchema, toSong(song));
     const patch = changedFields(song, input);
