@@ -1,4 +1,4 @@
-import { type ArtistRow, artists, type Db, isUuid, songs, users, uuidv7 } from '@music/db';
+import { type ArtistRow, artists, type Db, songs, users, uuidv7 } from '@music/db';
 import type { Actor, Context } from '../../context';
 import { AppError, validationError } from '../../errors';
 import { type AuthedContext, assertPrecondition, isAdmin, loadOr404, page, sortOrder } from '../../kernel';
