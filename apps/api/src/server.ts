@@ -7,6 +7,7 @@ import { createDatabase, type Database, type MigrationReport, uuidv7 } from '@mu
 import { createApp } from './app';
 import { createBudgets } from './budgets';
 import { seedDemoData } from './demo-seed';
+import { drainable } from './drain';
 import { type Env, loadEnv } from './env';
 import { startHousekeeping } from './housekeeping';
 import { requestIdOf } from './http';
@@ -23,7 +24,8 @@ export interface RunningServer {
   /**
    * Readiness answers 503 from now on; everything else is served for `delayMs` more (the
    * balancer's health check notices and sends no new requests), then the listener closes,
-   * in-flight requests finish (up to `graceMs`) and the database closes.
+   * connections already established are answered, in-flight requests finish (up to `graceMs`)
+   * and the database closes.
    */
   close(options?: { delayMs?: number; graceMs?: number }): Promise<void>;
 }
@@ -122,6 +124,7 @@ export async function startServer(env: Env, injected?: { database?: Database }):
     },
   );
   server.keepAliveTimeout = 5_000;
+  const connections = drainable(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(env.PORT, env.HOST, resolve);
@@ -144,16 +147,7 @@ export async function startServer(env: Env, injected?: { database?: Database }):
   const close: RunningServer['close'] = ({ delayMs = 0, graceMs = 10_000 } = {}) => {
     closing ??= (async () => {
       draining = true;
-      if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
-      const drained = new Promise<void>((resolve) => server.close(() => resolve()));
-      // Keep-alive connections become idle as their last answer goes out: close them then,
-      // instead of waiting for the clients (or keepAliveTimeout) to do it.
-      server.closeIdleConnections();
-      const idle = setInterval(() => server.closeIdleConnections(), 50);
-      const timer = setTimeout(() => server.closeAllConnections(), graceMs);
-      await drained;
-      clearInterval(idle);
-      clearTimeout(timer);
+      await connections.drain({ delayMs, graceMs });
       await housekeeping.stop();
       // After the last request: what this instance counted still counts for the others.
       await budgets.stop();
