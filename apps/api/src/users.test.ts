@@ -180,7 +180,8 @@ describe('PUT /v1/users/{userId}', () => {
     const email = uniqueEmail('renamed');
     const res = await api.request('PUT', `/users/${user.id}`, {
       token: user.token,
-      body: { username: 'Renamed', email, password: 'brand-new-password' },
+      // Your own new email and password need your current password (contract 1.2).
+      body: { username: 'Renamed', email, password: 'brand-new-password', currentPassword: user.password },
     });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -217,7 +218,12 @@ describe('PUT /v1/users/{userId}', () => {
   it('forbids other accounts and role changes to non-admins, allows an unchanged role', async () => {
     const user = await api.signUp();
     const other = await api.signUp();
-    const body = { username: 'x', email: uniqueEmail(), password: 'password-123' };
+    const body = {
+      username: 'x',
+      email: uniqueEmail(),
+      password: 'password-123',
+      currentPassword: user.password,
+    };
     expect((await api.request('PUT', `/users/${other.id}`, { token: user.token, body })).status).toBe(403);
     const promote = await api.request('PUT', `/users/${user.id}`, {
       token: user.token,
@@ -236,7 +242,12 @@ describe('PUT /v1/users/{userId}', () => {
     const other = await api.signUp();
     const res = await api.request('PUT', `/users/${user.id}`, {
       token: user.token,
-      body: { username: 'x', email: other.email.toUpperCase(), password: 'password-123' },
+      body: {
+        username: 'x',
+        email: other.email.toUpperCase(),
+        password: user.password,
+        currentPassword: user.password,
+      },
     });
     expect(res.status).toBe(409);
     expect(res.body).toEqual(error('CONFLICT'));

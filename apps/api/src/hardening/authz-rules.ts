@@ -189,6 +189,36 @@ export const ACCOUNT_ROWS: Record<string, Entry> = {
       },
     },
   },
+  'users.patch': {
+    freshWorld: true,
+    targets: {
+      "user's record, renamed": {
+        input: async (_db, w) => ({ userId: w.actors.user.user.id, username: 'Patched' }),
+        expect: userOrAdmin,
+      },
+      "user's record, role admin": {
+        input: async (_db, w) => ({ userId: w.actors.user.user.id, role: 'admin' }),
+        expect: { admin: 'ok', others: 403 },
+      },
+      "user's record, new password with the current one": {
+        input: async (_db, w) => ({
+          userId: w.actors.user.user.id,
+          password: 'a-brand-new-password',
+          currentPassword: ACTOR_PASSWORD,
+        }),
+        expect: userOrAdmin,
+      },
+      "user's record, new email without the current password": {
+        input: async (_db, w) => ({ userId: w.actors.user.user.id, email: uniqueEmail('patched') }),
+        // Needed for your own account only: an admin changes another user's email without it.
+        expect: { user: 422, admin: 'ok', others: 403 },
+      },
+      missing: {
+        input: async () => ({ userId: missingId(), username: 'Patched' }),
+        expect: { admin: 404, others: 403 },
+      },
+    },
+  },
   'users.setRole': {
     freshWorld: true,
     targets: {

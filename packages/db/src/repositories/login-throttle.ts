@@ -104,3 +104,18 @@ const uncountStatement = statement((db, p: { address: string }) =>
     .where('subject', '=', p.address)
     .where('attempts', '>', 0),
 );
+
+/**
+ * A password proven right by a signed-in caller (before changing their own email or password)
+ * is forgiven as a sign-in is: the email's window is cleared, then the attempt comes off its
+ * address's count. Two statements in that order, like a sign-in's, so no statement ever locks
+ * the address row before an email row.
+ */
+export async function forgiveSignInAttempt(db: Db, args: { email: string; address: string }): Promise<void> {
+  await clearEmailStatement.run(db, { email: args.email });
+  await uncountStatement.run(db, { address: args.address });
+}
+
+const clearEmailStatement = statement((db, p: { email: string }) =>
+  db.deleteFrom('login_throttle').where('scope', '=', 'email').where('subject', '=', p.email),
+);

@@ -83,6 +83,25 @@ export async function revokeSession(db: Db, sessionId: string, reason: string): 
     .execute();
 }
 
+/**
+ * Ends every live session of a user but `keep` (the caller's own, when they changed their own
+ * password; null ends them all): their access and refresh tokens are refused from the next
+ * request on, on every instance.
+ */
+export async function revokeOtherSessions(
+  db: Db,
+  args: { userId: string; keep: string | null; reason: string },
+): Promise<number> {
+  let query = db
+    .updateTable('sessions')
+    .set({ revoked_at: sql<Date>`now()`, revoked_reason: args.reason })
+    .where('user_id', '=', args.userId)
+    .where('revoked_at', 'is', null);
+  if (args.keep !== null) query = query.where('id', '!=', args.keep);
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
 export async function extendSession(db: Db, sessionId: string, expiresAt: Date): Promise<void> {
   await db.updateTable('sessions').set({ expires_at: expiresAt }).where('id', '=', sessionId).execute();
 }

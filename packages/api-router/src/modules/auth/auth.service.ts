@@ -68,6 +68,24 @@ function assertNotThrottled(ctx: Context, attempt: loginThrottle.SignInAttempt):
   });
 }
 
+/**
+ * A signed-in caller proving they know their own password, before a change to their own email
+ * or password: the same check as a sign-in, counted against their email and client address
+ * first (429 when either is over its limit, whether the password is right or not) and forgiven
+ * when right. So a stolen access token is no unthrottled way to guess the password.
+ */
+export async function proveOwnPassword(ctx: Context, email: string, password: string): Promise<boolean> {
+  const attempt = await loginThrottle.countSignInAttempt(ctx.db, {
+    email,
+    address: ctx.clientAddress,
+    windowSeconds: ctx.settings.loginWindowSeconds,
+  });
+  assertNotThrottled(ctx, attempt);
+  const ok = await verifyPassword(attempt.user?.password_hash, password);
+  if (ok) await loginThrottle.forgiveSignInAttempt(ctx.db, { email, address: ctx.clientAddress });
+  return ok;
+}
+
 export async function login(ctx: Context, input: LoginInput): Promise<TokenResponse> {
   // The attempt is counted and the account read in one statement.
   const attempt = await loginThrottle.countSignInAttempt(ctx.db, {

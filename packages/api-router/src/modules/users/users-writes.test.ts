@@ -34,7 +34,12 @@ describe('a write that changes nothing', () => {
   it('stores a new password (re-hashed) and moves updatedAt when only the password changes', async () => {
     const user = await h.makeActor('user');
     const before = await stored(user.user.id);
-    await h.caller(user).users.update({ ...replaceBody(user), password: 'a-new-password' });
+    // Your own new password needs your current one (contract 1.2).
+    await h.caller(user).users.update({
+      ...replaceBody(user),
+      password: 'a-new-password',
+      currentPassword: ACTOR_PASSWORD,
+    });
     const after = await stored(user.user.id);
     expect(after!.password_hash).not.toBe(before!.password_hash);
     expect(await verifyPassword(after!.password_hash, 'a-new-password')).toBe(true);

@@ -4,6 +4,7 @@ import {
   createUserInput,
   listProfilesInput,
   listUsersInput,
+  patchUserInput,
   profileListSchema,
   setRoleInput,
   updateUserInput,
@@ -86,15 +87,38 @@ export const usersRouter = router({
         tag: 'users',
         summary: 'Replace a user (yourself, or any as admin; changing a role needs admin)',
         description:
+          'Changing your own email or password needs `currentPassword` (422 on it when missing or ' +
+          'wrong; a wrong one counts as a failed sign-in, so it can reach 429); repeating your ' +
+          'current `password` changes none. A new password ends every other session of the user. ' +
           'Answers 409 when the email belongs to another user, or when it would demote the last ' +
           'admin. A replace that changes nothing leaves `updatedAt` and the ETag as they were. ' +
           'With `If-Match`, a stale ETag is 412 and nothing changes.',
-        errors: ['FORBIDDEN', 'CONFLICT', 'PRECONDITION_FAILED'],
+        errors: ['FORBIDDEN', 'CONFLICT', 'PRECONDITION_FAILED', 'TOO_MANY_REQUESTS'],
       }),
     )
     .input(updateUserInput)
     .output(userSchema)
     .mutation(({ ctx, input }) => users.updateUser(ctx, input)),
+
+  patch: authedProcedure
+    .meta(
+      rest({
+        method: 'PATCH',
+        path: '/users/{userId}',
+        tag: 'users',
+        summary: 'Change some fields of a user (yourself, or any as admin; a role needs admin)',
+        description:
+          'Only the fields given change: a rename needs no password. Changing your own email or ' +
+          'password needs `currentPassword` (422 on it when missing or wrong; a wrong one counts as ' +
+          'a failed sign-in, so it can reach 429). A new password ends every other session of the ' +
+          'user (all of them when an admin sets it). 409 when the email belongs to another user or ' +
+          'the change would demote the last admin; with `If-Match`, a stale ETag is 412.',
+        errors: ['FORBIDDEN', 'CONFLICT', 'PRECONDITION_FAILED', 'TOO_MANY_REQUESTS'],
+      }),
+    )
+    .input(patchUserInput)
+    .output(userSchema)
+    .mutation(({ ctx, input }) => users.patchUser(ctx, input)),
 
   delete: authedProcedure
     .meta(

@@ -69,8 +69,32 @@ export type CreateUserInput = z.infer<typeof createUserInput>;
 
 export const userIdInput = z.strictObject({ userId: idParam('user') });
 
-export const updateUserInput = z.strictObject({ userId: idParam('user'), ...userFields });
+/**
+ * The caller's own password now, which changing their own email or password needs (a stolen
+ * access token alone must not take the account). Any length a password can have, as at sign-in.
+ */
+export const currentPasswordSchema = z.string().min(1).max(1024).meta({
+  format: 'password',
+  description:
+    'Your password now: required to change your own email or password (admins too, on their own account)',
+});
+
+export const updateUserInput = z.strictObject({
+  userId: idParam('user'),
+  ...userFields,
+  currentPassword: currentPasswordSchema.optional(),
+});
 export type UpdateUserInput = z.infer<typeof updateUserInput>;
+
+export const patchUserInput = z.strictObject({
+  userId: idParam('user'),
+  username: userFields.username.optional(),
+  email: userFields.email.optional(),
+  password: userFields.password.optional(),
+  currentPassword: currentPasswordSchema.optional(),
+  role: roleSchema.optional().meta({ description: 'Admins only (others: the role they have, or 403)' }),
+});
+export type PatchUserInput = z.infer<typeof patchUserInput>;
 
 export const setRoleInput = z.strictObject({ userId: idParam('user'), role: roleSchema });
 export type SetRoleInput = z.infer<typeof setRoleInput>;

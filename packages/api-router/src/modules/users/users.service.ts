@@ -1,13 +1,24 @@
 import { hashPassword, verifyPassword } from '@music/auth';
-import { type Db, isUniqueViolation, isUuid, type UserRow, type UserUpdate, users, uuidv7 } from '@music/db';
+import {
+  type Db,
+  isUniqueViolation,
+  isUuid,
+  sessions,
+  type UserRow,
+  type UserUpdate,
+  users,
+  uuidv7,
+} from '@music/db';
 import type { Actor, Context } from '../../context';
-import { AppError } from '../../errors';
+import { AppError, validationError } from '../../errors';
 import { type AuthedContext, assertPrecondition, isAdmin, loadOr404, page, sortOrder } from '../../kernel';
 import { idList } from '../../schemas';
+import { proveOwnPassword } from '../auth/auth.service';
 import {
   type CreateUserInput,
   type ListProfilesInput,
   type ListUsersInput,
+  type PatchUserInput,
   type SetRoleInput,
   toProfile,
   toUser,
@@ -155,31 +166,112 @@ function assertMayTakeRole(ctx: AuthedContext, row: UserRow, role: User['role'])
   }
 }
 
-/** Full replace of the account; only an admin may change a role, and never the last admin's. */
-export async function updateUser(ctx: AuthedContext, input: UpdateUserInput): Promise<User> {
-  assertSelfOrAdmin(ctx.actor, input.userId);
-  // The password is checked against this read, before any lock: an argon2 verify (and a hash
-  // when it changed) takes tens of milliseconds, too long to hold the admin rows. Under the lock
-  // it is redone only if the stored hash changed meanwhile.
-  const seen = await loadUser(ctx, input.userId);
-  assertMayTakeRole(ctx, seen, input.role ?? seen.role);
-  const seenHash = await newPasswordHash(seen.password_hash, input.password);
+/** What a PUT (`replace`: every field given) or a PATCH (`patch`: some) asks of an account. */
+interface UserWrite {
+  username?: string | undefined;
+  email?: string | undefined;
+  password?: string | undefined;
+  currentPassword?: string | undefined;
+  role?: User['role'] | undefined;
+}
+
+const currentPasswordError = (message: string) => validationError([{ field: 'currentPassword', message }]);
+
+/**
+ * The new password hash a write of the caller's OWN account leaves (undefined: none), once it
+ * has shown the right to change its credentials: a new email or password needs `currentPassword`,
+ * checked as a sign-in is (counted, so guesses through a stolen token reach 429). A PUT repeating
+ * the current password changes none (a 1.0 client renaming itself needs no `currentPassword`);
+ * that repetition is checked as a sign-in too, since a wrong one would otherwise tell a thief
+ * whether a guess was right, unthrottled.
+ */
+async function ownCredentials(
+  ctx: AuthedContext,
+  row: UserRow,
+  write: UserWrite,
+  mode: 'replace' | 'patch',
+): Promise<string | undefined> {
+  const changesEmail = write.email !== undefined && write.email !== row.email;
+  if (write.currentPassword !== undefined) {
+    if (!(await proveOwnPassword(ctx, row.email, write.currentPassword))) {
+      throw currentPasswordError('Does not match your current password');
+    }
+    if (write.password === undefined) return undefined;
+    return mode === 'replace'
+      ? newPasswordHash(row.password_hash, write.password)
+      : hashPassword(write.password);
+  }
+  const required = 'Your current password is required to change your email or password';
+  if (changesEmail || (write.password !== undefined && mode === 'patch'))
+    throw currentPasswordError(required);
+  if (write.password !== undefined && !(await proveOwnPassword(ctx, row.email, write.password))) {
+    throw currentPasswordError(required);
+  }
+  return undefined;
+}
+
+/** The new password hash an admin's write of ANOTHER account leaves (undefined: none). */
+async function othersPassword(row: UserRow, write: UserWrite, mode: 'replace' | 'patch') {
+  if (write.password === undefined) return undefined;
+  return mode === 'replace'
+    ? newPasswordHash(row.password_hash, write.password)
+    : hashPassword(write.password);
+}
+
+/**
+ * A PUT or PATCH of an account: yourself, or anyone as admin; only an admin changes a role, and
+ * never the last admin's. A new password ends every other session of the account (all of them
+ * when an admin set it), in the same transaction.
+ */
+async function writeUser(
+  ctx: AuthedContext,
+  userId: string,
+  write: UserWrite,
+  mode: 'replace' | 'patch',
+): Promise<User> {
+  assertSelfOrAdmin(ctx.actor, userId);
+  // Passwords are checked and hashed against this read, before any lock: argon2 takes tens of
+  // milliseconds, too long to hold the admin rows. Under the lock it is redone only if the stored
+  // hash changed meanwhile.
+  const seen = await loadUser(ctx, userId);
+  assertMayTakeRole(ctx, seen, write.role ?? seen.role);
+  const self = seen.id === ctx.actor.user.id;
+  const passwordOf = (row: UserRow) =>
+    self ? ownCredentials(ctx, row, write, mode) : othersPassword(row, write, mode);
+  const seenHash = await passwordOf(seen);
   return withUserLocked(ctx, seen.id, async (trx, row, admins) => {
-    const role = input.role ?? row.role;
+    const role = write.role ?? row.role;
     assertMayTakeRole(ctx, row, role);
     assertPrecondition(ctx, userSchema, toUser(row));
     assertKeepsAnAdmin(row, role, admins);
-    const passwordHash =
-      row.password_hash === seen.password_hash
-        ? seenHash
-        : await newPasswordHash(row.password_hash, input.password);
-    return applyChanges(trx, row, {
-      username: input.username,
-      email: input.email,
+    const passwordHash = row.password_hash === seen.password_hash ? seenHash : await passwordOf(row);
+    const user = await applyChanges(trx, row, {
+      ...(write.username === undefined ? {} : { username: write.username }),
+      ...(write.email === undefined ? {} : { email: write.email }),
       role,
       ...(passwordHash === undefined ? {} : { password_hash: passwordHash }),
     });
+    if (passwordHash !== undefined) {
+      await sessions.revokeOtherSessions(trx, {
+        userId: row.id,
+        keep: self ? ctx.actor.sessionId : null,
+        reason: 'password changed',
+      });
+    }
+    return user;
   });
+}
+
+/** Full replace of the account (`role` optional). */
+export function updateUser(ctx: AuthedContext, input: UpdateUserInput): Promise<User> {
+  const { userId, ...write } = input;
+  return writeUser(ctx, userId, write, 'replace');
+}
+
+/** Partial update of the account: the fields given, nothing else (a rename needs no password). */
+export function patchUser(ctx: AuthedContext, input: PatchUserInput): Promise<User> {
+  const { userId, ...write } = input;
+  return writeUser(ctx, userId, write, 'patch');
 }
 
 /** Admin only, whatever the target: changes the role and nothing else. */

@@ -3,6 +3,14 @@ import type { OperationDoc } from '../types';
 
 const NOT_YOURSELF = 'You are not an admin and this is not your own id (whether or not such a user exists).';
 
+const CURRENT_PASSWORD_422 =
+  'A field is invalid or unknown; or `currentPassword` is missing or wrong where your own email or ' +
+  'password changes (`field: "currentPassword"`)';
+
+const CURRENT_PASSWORD_429 =
+  'Too many failed sign-ins (a wrong `currentPassword` counts as one) for your email or from this ' +
+  'address, or over the request budget: wait `Retry-After` seconds';
+
 export const authAndUserDocs: Record<string, OperationDoc> = {
   'auth.login': {
     description:
@@ -90,7 +98,9 @@ export const authAndUserDocs: Record<string, OperationDoc> = {
   'users.update': {
     description:
       'Full replace: `username`, `email` and `password` are required; `role` may be omitted (it stays). ' +
-      'Send the `ETag` you read as `If-Match` so a concurrent change is not overwritten.',
+      'To keep your password, send the current one. Prefer `PATCH` (new in 1.2), which needs no ' +
+      'password to rename. Send the `ETag` you read as `If-Match` so a concurrent change is not ' +
+      'overwritten.',
     body: 'UserUpdate',
     request: {
       username: 'Ada King',
@@ -102,6 +112,25 @@ export const authAndUserDocs: Record<string, OperationDoc> = {
       FORBIDDEN: `${NOT_YOURSELF} Or a non-admin sending a \`role\` other than their current one.`,
       NOT_FOUND: 'No user with this id (admins only: others get 403)',
       CONFLICT: 'The email belongs to another user, or the change would leave no admin',
+      VALIDATION_FAILED: CURRENT_PASSWORD_422,
+      TOO_MANY_REQUESTS: CURRENT_PASSWORD_429,
+    },
+  },
+  'users.patch': {
+    description:
+      'New in 1.2: send only what changes. Renaming needs no password; a new `email` or `password` ' +
+      'for your own account needs `currentPassword`. An admin sets another user’s password without ' +
+      'knowing theirs (every session of that user then ends). Send the `ETag` you read as `If-Match` ' +
+      'so a concurrent change is not overwritten.',
+    body: 'UserPatch',
+    request: { email: 'ada.king@example.com', currentPassword: 'correct horse battery staple' },
+    response: { ...userExample, email: 'ada.king@example.com' },
+    errors: {
+      FORBIDDEN: `${NOT_YOURSELF} Or a non-admin sending a \`role\` other than their current one.`,
+      NOT_FOUND: 'No user with this id (admins only: others get 403)',
+      CONFLICT: 'The email belongs to another user, or the change would leave no admin',
+      VALIDATION_FAILED: CURRENT_PASSWORD_422,
+      TOO_MANY_REQUESTS: CURRENT_PASSWORD_429,
     },
   },
   'users.delete': {
