@@ -39,6 +39,8 @@ const schema = z.object({
   ADMIN_PASSWORD: z.string().optional(),
   LOGIN_MAX_FAILURES_PER_EMAIL: z.coerce.number().int().min(1).default(10),
   LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(100),
+  /** A rotated refresh token presented again this soon gets a new pair, not a revoked session. */
+  REFRESH_REUSE_GRACE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
   /** Requests a minute per authenticated user, over every instance; 0 turns the budget off. */
   RATE_LIMIT_PER_MINUTE: perMinute(1200),
   /** Requests a minute per anonymous client address, over every instance; 0 turns it off. */

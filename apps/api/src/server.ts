@@ -75,6 +75,7 @@ export async function startServer(env: Env, injected?: { database?: Database }):
       ...DEFAULT_SETTINGS,
       loginMaxFailuresPerEmail: env.LOGIN_MAX_FAILURES_PER_EMAIL,
       loginMaxFailuresPerAddress: env.LOGIN_MAX_FAILURES_PER_ADDRESS,
+      refreshReuseGraceSeconds: env.REFRESH_REUSE_GRACE_SECONDS,
     },
   });
   if (env.ADMIN_EMAIL && env.ADMIN_PASSWORD) await ensureAdmin(deps, env.ADMIN_EMAIL, env.ADMIN_PASSWORD);

@@ -16,12 +16,18 @@ export interface Settings {
   /** Failed sign-ins from one client address within the window before it is throttled. */
   loginMaxFailuresPerAddress: number;
   loginWindowSeconds: number;
+  /**
+   * A refresh token presented again this soon after it was rotated gets a new pair in the same
+   * session instead of revoking it (two workers of one client refreshing at once); 0: never.
+   */
+  refreshReuseGraceSeconds: number;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
   loginMaxFailuresPerEmail: 10,
   loginMaxFailuresPerAddress: 100,
   loginWindowSeconds: 15 * 60,
+  refreshReuseGraceSeconds: 10,
 };
 
 /** Everything a procedure needs that outlives a request; no HTTP types. */

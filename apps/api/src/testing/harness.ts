@@ -16,6 +16,7 @@ export function testEnv(overrides: Partial<Env> = {}): Env {
     DATA_DIR: './.data-test-unused',
     LOGIN_MAX_FAILURES_PER_EMAIL: 10,
     LOGIN_MAX_FAILURES_PER_ADDRESS: 100,
+    REFRESH_REUSE_GRACE_SECONDS: 10,
     DB_POOL_MAX: 5,
     LOG_LEVEL: 'silent',
     LOG_FORMAT: 'json',

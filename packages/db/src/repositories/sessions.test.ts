@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { uuidv7 } from '../ids';
 import { createTestDatabase, type TestDatabase } from '../testing';
@@ -59,6 +60,24 @@ describe('sessions repository', () => {
     expect(await rotateRefreshToken(database.db, hash)).toEqual({ kind: 'rotated', sessionId, userId: id });
     expect(await rotateRefreshToken(database.db, hash)).toEqual({ kind: 'reused', sessionId });
     expect(await rotateRefreshToken(database.db, 'unknown')).toEqual({ kind: 'invalid' });
+  });
+
+  it('graces a second use within the grace period, by the database clock, while the session lives', async () => {
+    const { id, sessionId } = await userWithSession();
+    const hash = `hash-${uuidv7()}`;
+    await insertRefreshToken(database.db, { hash, sessionId, expiresAt: new Date(Date.now() + 60_000) });
+    expect((await rotateRefreshToken(database.db, hash, 10)).kind).toBe('rotated');
+    expect(await rotateRefreshToken(database.db, hash, 10)).toEqual({ kind: 'graced', sessionId, userId: id });
+    expect(await rotateRefreshToken(database.db, hash, 10)).toEqual({ kind: 'graced', sessionId, userId: id });
+    // Rotated 11 seconds ago by the database's clock: a replay.
+    await sql`update refresh_tokens set rotated_at = now() - interval '11 seconds' where token_hash = ${hash}`.execute(
+      database.db,
+    );
+    expect(await rotateRefreshToken(database.db, hash, 10)).toEqual({ kind: 'reused', sessionId });
+    // Within the grace period, but the session has ended: no new pair.
+    await sql`update refresh_tokens set rotated_at = now() where token_hash = ${hash}`.execute(database.db);
+    await revokeSession(database.db, sessionId, 'test');
+    expect((await rotateRefreshToken(database.db, hash, 10)).kind).toBe('reused');
   });
 
   it('refuses expired refresh tokens and tokens of revoked sessions', async () => {

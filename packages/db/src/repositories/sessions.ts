@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db, Role } from '../schema';
-import { statement } from '../sql';
+import { secondsAgo, statement } from '../sql';
 
 export async function insertSession(db: Db, session: { id: string; userId: string; expiresAt: Date }) {
   await db
@@ -118,18 +118,22 @@ export async function insertRefreshToken(
 
 export type RefreshOutcome =
   | { kind: 'rotated'; sessionId: string; userId: string }
+  | { kind: 'graced'; sessionId: string; userId: string }
   | { kind: 'reused'; sessionId: string }
   | { kind: 'invalid' };
 
 /**
  * Marks a refresh token as used, atomically: of two requests presenting the same token, exactly
- * one sees it unrotated. A token that was already rotated reports `reused` (the caller revokes
- * the session: someone replayed it); an unknown, expired or revoked one is `invalid`.
+ * one sees it unrotated (`rotated`). A token rotated less than `graceSeconds` ago, whose session
+ * is live, is `graced`: the same client presenting it again (two workers refreshing at once, an
+ * answer lost on the way) gets a new pair in the same session, and the first pair keeps working.
+ * Rotated longer ago, it is `reused` (the caller revokes the session: someone replayed it); an
+ * unknown, expired or revoked one is `invalid`. Every time is the database's clock.
  */
-export async function rotateRefreshToken(db: Db, hash: string): Promise<RefreshOutcome> {
+export async function rotateRefreshToken(db: Db, hash: string, graceSeconds = 0): Promise<RefreshOutcome> {
   const claimed = await db
     .updateTable('refresh_tokens as t')
-    .set({ rotated_at: new Date() })
+    .set({ rotated_at: sql<Date>`now()` })
     .from('sessions as s')
     .whereRef('s.id', '=', 't.session_id')
     .where('t.token_hash', '=', hash)
@@ -141,10 +145,18 @@ export async function rotateRefreshToken(db: Db, hash: string): Promise<RefreshO
   if (claimed) return { kind: 'rotated', sessionId: claimed.session_id, userId: claimed.user_id };
 
   const existing = await db
-    .selectFrom('refresh_tokens')
-    .select(['session_id', 'rotated_at'])
-    .where('token_hash', '=', hash)
+    .selectFrom('refresh_tokens as t')
+    .innerJoin('sessions as s', 's.id', 't.session_id')
+    .select([
+      't.session_id',
+      's.user_id',
+      sql<boolean>`t.rotated_at is not null`.as('rotated'),
+      sql<boolean>`coalesce(t.rotated_at > ${secondsAgo(graceSeconds)}
+        and t.expires_at > now() and s.revoked_at is null, false)`.as('in_grace'),
+    ])
+    .where('t.token_hash', '=', hash)
     .executeTakeFirst();
-  if (existing?.rotated_at) return { kind: 'reused', sessionId: existing.session_id };
-  return { kind: 'invalid' };
+  if (!existing?.rotated) return { kind: 'invalid' };
+  if (existing.in_grace) return { kind: 'graced', sessionId: existing.session_id, userId: existing.user_id };
+  return { kind: 'reused', sessionId: existing.session_id };
 }

@@ -113,14 +113,17 @@ export async function login(ctx: Context, input: LoginInput): Promise<TokenRespo
 }
 
 /**
- * Rotation: the presented token is spent and a new one issued. A token that was already spent
- * is a replay (someone holds a copy): the whole session is revoked, so the thief's and the
- * owner's tokens all stop working and the owner must sign in again.
+ * Rotation: the presented token is spent and a new one issued. A token spent within the grace
+ * period (REFRESH_REUSE_GRACE_SECONDS) gets a new pair of the same session too: two workers of
+ * one client refreshing at once must not sign each other out. A token spent longer ago is a
+ * replay (someone holds a copy): the whole session is revoked, so the thief's and the owner's
+ * tokens all stop working and the owner must sign in again.
  */
 export async function refresh(ctx: Context, refreshToken: string): Promise<TokenResponse> {
   const outcome = await ctx.db.transaction().execute(async (trx) => {
-    const rotation = await sessions.rotateRefreshToken(trx, hashToken(refreshToken));
-    if (rotation.kind !== 'rotated') return rotation;
+    const grace = ctx.settings.refreshReuseGraceSeconds;
+    const rotation = await sessions.rotateRefreshToken(trx, hashToken(refreshToken), grace);
+    if (rotation.kind !== 'rotated' && rotation.kind !== 'graced') return rotation;
     const user = await sessions.findSessionUser(trx, rotation.sessionId, rotation.userId);
     if (!user) return { kind: 'invalid' as const };
     await sessions.extendSession(trx, rotation.sessionId, refreshExpiry());
