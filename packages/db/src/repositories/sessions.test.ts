@@ -67,8 +67,16 @@ describe('sessions repository', () => {
     const hash = `hash-${uuidv7()}`;
     await insertRefreshToken(database.db, { hash, sessionId, expiresAt: new Date(Date.now() + 60_000) });
     expect((await rotateRefreshToken(database.db, hash, 10)).kind).toBe('rotated');
-    expect(await rotateRefreshToken(database.db, hash, 10)).toEqual({ kind: 'graced', sessionId, userId: id });
-    expect(await rotateRefreshToken(database.db, hash, 10)).toEqual({ kind: 'graced', sessionId, userId: id });
+    expect(await rotateRefreshToken(database.db, hash, 10)).toEqual({
+      kind: 'graced',
+      sessionId,
+      userId: id,
+    });
+    expect(await rotateRefreshToken(database.db, hash, 10)).toEqual({
+      kind: 'graced',
+      sessionId,
+      userId: id,
+    });
     // Rotated 11 seconds ago by the database's clock: a replay.
     await sql`update refresh_tokens set rotated_at = now() - interval '11 seconds' where token_hash = ${hash}`.execute(
       database.db,
