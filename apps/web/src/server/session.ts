@@ -60,13 +60,15 @@ export function clearSessionCookies(res: NextResponse): void {
 }
 
 /**
- * The address the API should throttle sign-ins by. The API trusts X-Forwarded-For from loopback
- * peers and takes its last entry; Next.js puts the socket address there when the request
- * carried none. Behind a reverse proxy, that proxy must overwrite the header (see README).
+ * The address the API should throttle sign-ins by, for the API, which trusts the console's
+ * X-Forwarded-For (loopback, or listed in its TRUST_PROXY). The console's server
+ * (console-server/forwarded.ts) has put exactly one address there before Next saw the request,
+ * in place of anything the browser sent: the connection's peer, or what a proxy in the console's
+ * own TRUST_PROXY reported.
  */
 export function forwardedFor(req: NextRequest): Record<string, string> {
-  const last = req.headers.get('x-forwarded-for')?.split(',').pop()?.trim();
-  return last ? { 'x-forwarded-for': last } : {};
+  const address = req.headers.get('x-forwarded-for')?.trim();
+  return address ? { 'x-forwarded-for': address } : {};
 }
 
 /**
