@@ -5,6 +5,7 @@ import type { RouterOutputs } from '@music/api-router/types';
 import { type NextRequest, NextResponse } from 'next/server';
 import { GENERATION_COOKIE } from '@/lib/session-refresh';
 import { apiClient, apiFailure } from './api-client';
+import { overHttps } from './security-headers';
 
 /**
  * The console's side of the session. The API's tokens live only here, in httpOnly cookies the
@@ -33,12 +34,8 @@ export function readTokens(req: NextRequest): { access?: string; refresh?: strin
   return { access: req.cookies.get(ACCESS_COOKIE)?.value, refresh: req.cookies.get(REFRESH_COOKIE)?.value };
 }
 
-function secure(req: NextRequest): boolean {
-  return req.nextUrl.protocol === 'https:' || req.headers.get('x-forwarded-proto') === 'https';
-}
-
 function setSessionCookies(req: NextRequest, res: NextResponse, tokens: Tokens): void {
-  const base = { httpOnly: true, sameSite: 'lax' as const, secure: secure(req), path: '/' };
+  const base = { httpOnly: true, sameSite: 'lax' as const, secure: overHttps(req), path: '/' };
   // The cookie goes a little before the token does (a tenth of its life, 30 s at most), so a page
   // refreshes ahead of the API's 401 rather than after it.
   res.cookies.set(ACCESS_COOKIE, tokens.accessToken, {
