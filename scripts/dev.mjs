@@ -1,7 +1,7 @@
 // `pnpm dev`: the API (watch mode, embedded database in ./.data, demo data) and the console
-// (next dev) together, with their output prefixed, and a note on where to sign in once both
-// answer.
-import { spawn } from 'node:child_process';
+// (its own server in development mode, as `next dev`) together, with their output prefixed, and
+// a note on where to sign in once both answer.
+import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +15,7 @@ const env = {
   NODE_ENV: 'development',
   PORT: port,
   WEB_PORT: webPort,
+  WEB_HOST: '127.0.0.1',
   API_URL: apiUrl,
   DATA_DIR: path.resolve(root, process.env.DATA_DIR ?? '.data'),
   SEED_DEMO_DATA: process.env.SEED_DEMO_DATA ?? 'true',
@@ -87,18 +88,22 @@ function shutdown(code) {
 process.on('SIGINT', () => shutdown(0));
 process.on('SIGTERM', () => shutdown(0));
 
+// The console's server is TypeScript (apps/web/console-server): bundled first, in well under a
+// second, so that the console runs here as everywhere else (`next dev` alone would pass a
+// browser's own X-Forwarded-For on; see console-server/forwarded.ts).
+const bundled = spawnSync(process.execPath, ['build-server.mjs'], {
+  cwd: path.join(root, 'apps/web'),
+  stdio: 'inherit',
+});
+if (bundled.status !== 0) process.exit(1);
+
 run(
   'api',
   '36',
   [binOf('apps/api', 'tsx/cli'), 'watch', '--clear-screen=false', 'src/server.ts'],
   'apps/api',
 );
-run(
-  'web',
-  '35',
-  [binOf('apps/web', 'next/dist/bin/next'), 'dev', '--hostname', '127.0.0.1', '--port', webPort],
-  'apps/web',
-);
+run('web', '35', ['dist/console-server.mjs', '--dev'], 'apps/web');
 
 /** Resolves once the URL answers below 500 (the console's first answer compiles the page). */
 async function answers(url) {

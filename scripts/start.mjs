@@ -16,15 +16,15 @@ const env = {
   API_URL: process.env.API_URL ?? `http://127.0.0.1:${port}`,
 };
 
-// Each child leads a process group of its own, and is stopped as a group: the console's `pnpm run
-// start` runs `next-server` two processes down, and pnpm does not pass SIGTERM on (it was left
-// running, holding its port). Ctrl-C reaches this process only; it stops both. The API is spawned
-// as node itself, with its start script's flags, for the same reason.
-const spawnGroup = (command, args, cwd) =>
-  spawn(command, args, { cwd: path.join(root, cwd), env, stdio: 'inherit', detached: true });
+// Each child is node itself (no pnpm in between: pnpm does not pass SIGTERM on, and a server two
+// processes down was left running, holding its port), with its package's start script's
+// arguments, and leads a process group of its own, stopped as a group. Ctrl-C reaches this
+// process only; it stops both.
+const spawnGroup = (args, cwd) =>
+  spawn('node', args, { cwd: path.join(root, cwd), env, stdio: 'inherit', detached: true });
 const children = [
-  spawnGroup('node', [...apiNodeFlags(), 'dist/server.mjs'], 'apps/api'),
-  spawnGroup('pnpm', ['run', 'start'], 'apps/web'),
+  spawnGroup([...apiNodeFlags(), 'dist/server.mjs'], 'apps/api'),
+  spawnGroup(['dist/console-server.mjs'], 'apps/web'),
 ];
 let stopping = false;
 // The signal is passed on as it came: SIGTERM (a supervisor) lets the API answer readiness with

@@ -2,9 +2,10 @@ import { existsSync } from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
 
 /**
- * Browser tests against the built console (`next start`) and the built API on a fresh embedded
- * database. Run `pnpm build` first. Chromium: CHROMIUM_PATH, else Debian's /usr/bin/chromium,
- * else Playwright's own download (`npx playwright install chromium`, where that is possible).
+ * Browser tests against the built console (dist/console-server.mjs) and the built API on a fresh
+ * embedded database. Run `pnpm build` first. Chromium: CHROMIUM_PATH, else Debian's
+ * /usr/bin/chromium, else Playwright's own download (`npx playwright install chromium`, where that
+ * is possible).
  */
 const API_PORT = Number(process.env.E2E_API_PORT ?? 4310);
 const WEB_PORT = Number(process.env.E2E_WEB_PORT ?? 3310);
@@ -65,11 +66,19 @@ export default defineConfig({
       },
     },
     {
-      command: `pnpm exec next start --hostname 127.0.0.1 --port ${WEB_PORT}`,
+      // The console as it runs everywhere: its own server in front of Next (console-server/).
+      // No proxy in front of it here, so TRUST_PROXY stays none whatever the shell says
+      // (security.spec.ts counts on a browser's X-Forwarded-For being ignored).
+      command: 'node dist/console-server.mjs',
       url: `http://127.0.0.1:${WEB_PORT}/sign-in`,
       timeout: 60_000,
       reuseExistingServer: false,
-      env: { API_URL: `http://127.0.0.1:${API_PORT}` },
+      env: {
+        API_URL: `http://127.0.0.1:${API_PORT}`,
+        WEB_HOST: '127.0.0.1',
+        WEB_PORT: String(WEB_PORT),
+        TRUST_PROXY: 'none',
+      },
     },
   ],
 });

@@ -10,5 +10,5 @@ export default defineConfig({
       'server-only': fileURLToPath(new URL('./test/empty.ts', import.meta.url)),
     },
   },
-  test: { include: ['src/**/*.test.ts'], testTimeout: 30_000 },
+  test: { include: ['src/**/*.test.ts', 'console-server/**/*.test.ts'], testTimeout: 30_000 },
 });

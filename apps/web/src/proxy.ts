@@ -1,13 +1,36 @@
 import { type NextRequest, NextResponse } from 'next/server';
+import {
+  contentSecurityPolicy,
+  newNonce,
+  overHttps,
+  STRICT_TRANSPORT_SECURITY,
+} from '@/server/security-headers';
+
+/** Where a visitor without a session may go: sign-in, sign-up, the console's API routes, assets. */
+const OPEN = /^\/(api\/|_next\/|sign-in|sign-up|favicon\.ico|icon\.svg)/;
 
 /**
- * An optimistic check only: a visitor with no session cookie at all is sent to sign-in before
- * any page renders. Whether the session is still valid is decided by the API on every call; the
- * console sends the visitor back to sign-in when it says no.
+ * Every answer but Next's static assets passes here. Each gets a Content-Security-Policy with a
+ * nonce of its own (pages render per request for it, see app/layout.tsx), and HSTS over HTTPS.
+ *
+ * A visitor with no session cookie at all is sent to sign-in before any page renders. An
+ * optimistic check only: whether the session is still valid is decided by the API on every call;
+ * the console sends the visitor back to sign-in when it says no.
  */
 export function proxy(req: NextRequest) {
-  const signedIn = req.cookies.has('mc_access') || req.cookies.has('mc_refresh');
-  if (signedIn) return NextResponse.next();
+  const policy = contentSecurityPolicy(newNonce(), process.env.NODE_ENV === 'development');
+  const res = needsSignIn(req) ? toSignIn(req) : withPolicy(req, policy);
+  res.headers.set('content-security-policy', policy);
+  if (overHttps(req)) res.headers.set('strict-transport-security', STRICT_TRANSPORT_SECURITY);
+  return res;
+}
+
+function needsSignIn(req: NextRequest): boolean {
+  if (OPEN.test(req.nextUrl.pathname)) return false;
+  return !(req.cookies.has('mc_access') || req.cookies.has('mc_refresh'));
+}
+
+function toSignIn(req: NextRequest): NextResponse {
   const url = req.nextUrl.clone();
   url.pathname = '/sign-in';
   url.search = '';
@@ -16,7 +39,14 @@ export function proxy(req: NextRequest) {
   return NextResponse.redirect(url);
 }
 
+/** Next takes the nonce for its own script tags from the request's policy. */
+function withPolicy(req: NextRequest, policy: string): NextResponse {
+  const headers = new Headers(req.headers);
+  headers.set('content-security-policy', policy);
+  return NextResponse.next({ request: { headers } });
+}
+
 export const config = {
-  // Every page but sign-in and sign-up; not the console's API routes, Next's assets or the icon.
-  matcher: ['/((?!api/|_next/|sign-in|sign-up|favicon.ico|icon.svg).*)'],
+  // Not Next's built assets and images, nor the icons: files, never a page.
+  matcher: ['/((?!_next/static/|_next/image|favicon.ico|icon.svg).*)'],
 };

@@ -6,6 +6,7 @@ import { type Child, freePort, startChild, until } from './processes';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 export const API_BUNDLE = path.join(ROOT, 'apps/api/dist/server.mjs');
 export const WEB_DIR = path.join(ROOT, 'apps/web');
+const CONSOLE_SERVER = path.join(WEB_DIR, 'dist/console-server.mjs');
 
 /** An instance of the built API or console: one port, stopped and started again as a deploy does. */
 export interface Instance {
@@ -86,16 +87,26 @@ export function apiInstance(name: string, env: Record<string, string>): Promise<
   );
 }
 
-/** The built console (`next start`), reaching the API at `apiUrl`. */
+/**
+ * The built console (`node dist/console-server.mjs`, as `pnpm start` runs it), reaching the API at
+ * `apiUrl`. HAProxy on this machine stands in front of the consoles and appends X-Forwarded-For,
+ * so they trust loopback, as consoles behind a balancer trust it.
+ */
 export function consoleInstance(name: string, apiUrl: string): Promise<Instance> {
-  const nextBin = path.join(WEB_DIR, 'node_modules/next/dist/bin/next');
   return instance(
     name,
     '/sign-in',
     (port) =>
-      startChild(process.execPath, [nextBin, 'start', '--hostname', '127.0.0.1', '--port', String(port)], {
+      startChild(process.execPath, [CONSOLE_SERVER], {
         cwd: WEB_DIR,
-        env: { ...baseEnv(), NODE_ENV: 'production', API_URL: apiUrl, NEXT_TELEMETRY_DISABLED: '1' },
+        env: {
+          ...baseEnv(),
+          API_URL: apiUrl,
+          WEB_HOST: '127.0.0.1',
+          WEB_PORT: String(port),
+          TRUST_PROXY: 'loopback',
+          NEXT_TELEMETRY_DISABLED: '1',
+        },
       }),
     15_000,
   );

@@ -1,4 +1,5 @@
 import type { Metadata, Viewport } from 'next';
+import { connection } from 'next/server';
 import type { ReactNode } from 'react';
 import { Providers } from './providers';
 import './globals.css';
@@ -10,7 +11,10 @@ export const metadata: Metadata = {
 
 export const viewport: Viewport = { width: 'device-width', initialScale: 1 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // Every page renders per request: its scripts carry that request's CSP nonce (src/proxy.ts),
+  // which a page prerendered at build time could not.
+  await connection();
   return (
     <html lang="en">
       <body>

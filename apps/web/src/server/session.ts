@@ -5,6 +5,7 @@ import type { RouterOutputs } from '@music/api-router/types';
 import { type NextRequest, NextResponse } from 'next/server';
 import { GENERATION_COOKIE } from '@/lib/session-refresh';
 import { apiClient, apiFailure } from './api-client';
+import { overHttps } from './security-headers';
 
 /**
  * The console's side of the session. The API's tokens live only here, in httpOnly cookies the
@@ -33,12 +34,8 @@ export function readTokens(req: NextRequest): { access?: string; refresh?: strin
   return { access: req.cookies.get(ACCESS_COOKIE)?.value, refresh: req.cookies.get(REFRESH_COOKIE)?.value };
 }
 
-function secure(req: NextRequest): boolean {
-  return req.nextUrl.protocol === 'https:' || req.headers.get('x-forwarded-proto') === 'https';
-}
-
 function setSessionCookies(req: NextRequest, res: NextResponse, tokens: Tokens): void {
-  const base = { httpOnly: true, sameSite: 'lax' as const, secure: secure(req), path: '/' };
+  const base = { httpOnly: true, sameSite: 'lax' as const, secure: overHttps(req), path: '/' };
   // The cookie goes a little before the token does (a tenth of its life, 30 s at most), so a page
   // refreshes ahead of the API's 401 rather than after it.
   res.cookies.set(ACCESS_COOKIE, tokens.accessToken, {
@@ -60,13 +57,15 @@ export function clearSessionCookies(res: NextResponse): void {
 }
 
 /**
- * The address the API should throttle sign-ins by. The API trusts X-Forwarded-For from loopback
- * peers and takes its last entry; Next.js puts the socket address there when the request
- * carried none. Behind a reverse proxy, that proxy must overwrite the header (see README).
+ * The address the API should throttle sign-ins by, for the API, which trusts the console's
+ * X-Forwarded-For (loopback, or listed in its TRUST_PROXY). The console's server
+ * (console-server/forwarded.ts) has put exactly one address there before Next saw the request,
+ * in place of anything the browser sent: the connection's peer, or what a proxy in the console's
+ * own TRUST_PROXY reported.
  */
 export function forwardedFor(req: NextRequest): Record<string, string> {
-  const last = req.headers.get('x-forwarded-for')?.split(',').pop()?.trim();
-  return last ? { 'x-forwarded-for': last } : {};
+  const address = req.headers.get('x-forwarded-for')?.trim();
+  return address ? { 'x-forwarded-for': address } : {};
 }
 
 /**
