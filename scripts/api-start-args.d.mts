@@ -1,1 +1,2 @@
 export function apiNodeFlags(): string[];
+export function apiTrustProxy(value: string | undefined): string | undefined;

@@ -5,6 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { apiTrustProxy } from './api-start-args.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const port = process.env.PORT ?? '4000';
@@ -33,12 +34,12 @@ const binOf = (workspace, specifier) =>
 const children = [];
 let stopping = false;
 
-function run(name, color, args, cwd) {
+function run(name, color, args, cwd, childEnv = env) {
   // Each child leads its own process group: Ctrl-C reaches this script only, which stops each
   // group once (a second signal is what made tsx print its force-kill notice).
   const child = spawn(process.execPath, args, {
     cwd: path.join(root, cwd),
-    env,
+    env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -97,11 +98,13 @@ const bundled = spawnSync(process.execPath, ['build-server.mjs'], {
 });
 if (bundled.status !== 0) process.exit(1);
 
+const apiTrust = apiTrustProxy(process.env.TRUST_PROXY);
 run(
   'api',
   '36',
   [binOf('apps/api', 'tsx/cli'), 'watch', '--clear-screen=false', 'src/server.ts'],
   'apps/api',
+  { ...env, ...(apiTrust ? { TRUST_PROXY: apiTrust } : {}) },
 );
 run('web', '35', ['dist/console-server.mjs', '--dev'], 'apps/web');
 

@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { apiNodeFlags } from './api-start-args.mjs';
+import { apiNodeFlags, apiTrustProxy } from './api-start-args.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -20,10 +20,14 @@ const env = {
 // processes down was left running, holding its port), with its package's start script's
 // arguments, and leads a process group of its own, stopped as a group. Ctrl-C reaches this
 // process only; it stops both.
-const spawnGroup = (args, cwd) =>
-  spawn('node', args, { cwd: path.join(root, cwd), env, stdio: 'inherit', detached: true });
+const spawnGroup = (args, cwd, childEnv = env) =>
+  spawn('node', args, { cwd: path.join(root, cwd), env: childEnv, stdio: 'inherit', detached: true });
+const apiTrust = apiTrustProxy(process.env.TRUST_PROXY);
 const children = [
-  spawnGroup([...apiNodeFlags(), 'dist/server.mjs'], 'apps/api'),
+  spawnGroup([...apiNodeFlags(), 'dist/server.mjs'], 'apps/api', {
+    ...env,
+    ...(apiTrust ? { TRUST_PROXY: apiTrust } : {}),
+  }),
   spawnGroup(['dist/console-server.mjs'], 'apps/web'),
 ];
 let stopping = false;
