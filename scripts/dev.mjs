@@ -18,6 +18,8 @@ const env = {
   WEB_PORT: webPort,
   WEB_HOST: '127.0.0.1',
   API_URL: apiUrl,
+  // Mailed links (password reset) open this console; without SMTP_URL the mail is in the log.
+  CONSOLE_URL: process.env.CONSOLE_URL ?? `http://127.0.0.1:${webPort}`,
   DATA_DIR: path.resolve(root, process.env.DATA_DIR ?? '.data'),
   SEED_DEMO_DATA: process.env.SEED_DEMO_DATA ?? 'true',
   // Short lines for people; requests that went well only at LOG_LEVEL=debug.

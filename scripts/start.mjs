@@ -14,6 +14,8 @@ const env = {
   PORT: port,
   WEB_PORT: process.env.WEB_PORT ?? '3000',
   API_URL: process.env.API_URL ?? `http://127.0.0.1:${port}`,
+  // Where mailed links point; set it to the console's public address in production.
+  CONSOLE_URL: process.env.CONSOLE_URL ?? `http://127.0.0.1:${process.env.WEB_PORT ?? '3000'}`,
 };
 
 // Each child is node itself (no pnpm in between: pnpm does not pass SIGTERM on, and a server two

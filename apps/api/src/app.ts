@@ -45,7 +45,7 @@ export function createApp(options: AppOptions) {
   const logFailure = (requestId: string, error: unknown) =>
     deps.log.error('request failed', { requestId, error: describeError(error) });
 
-  const trpc = createTrpcTransport({ createContext, onInternalError: logFailure });
+  const trpc = createTrpcTransport({ createContext, onInternalError: logFailure, budgets: options.budgets });
   const serviceRoute = createServiceRoutes({ database: options.database, isDraining: options.isDraining });
   const cors = createCors(options.corsOrigins ?? []);
   const rest = createRestHandler({

@@ -7,13 +7,13 @@ import { parseTrustProxy, type TrustProxy } from './trust-proxy';
 
 const flag = (fallback: 'true' | 'false') => z.enum(['true', 'false']).default(fallback);
 /**
- * A budget: a whole number of requests a minute, 0 for off. Written out in digits: an empty or
+ * A budget or a limit: a whole number (of requests a minute, sign-ups an hour...), 0 for off. Written out in digits: an empty or
  * blank value is refused rather than read as 0, which would silently turn the budget off.
  */
 const perMinute = (fallback: number) =>
   z
     .string()
-    .regex(/^\s*\d{1,7}\s*$/, 'must be a whole number of requests a minute (0: off)')
+    .regex(/^\s*\d{1,7}\s*$/, 'must be a whole number (0: off)')
     .transform(Number)
     .pipe(z.number().max(1_000_000))
     .default(fallback);
@@ -41,6 +41,22 @@ const schema = z.object({
   LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(100),
   /** A rotated refresh token presented again this soon gets a new pair, not a revoked session. */
   REFRESH_REUSE_GRACE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
+  /** Anonymous sign-ups per client address an hour, over every instance; 0 turns the limit off. */
+  SIGNUPS_PER_ADDRESS_PER_HOUR: perMinute(20),
+  /** Password-reset requests per email and per client address a quarter hour; 0: no limit. */
+  PASSWORD_RESETS_PER_QUARTER_HOUR: perMinute(5),
+  /** `smtp://` or `smtps://` URL of the server that sends mail; unset: no mail is sent. */
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL')
+    .optional(),
+  /** The sender of the service's mails. */
+  MAIL_FROM: z.string().min(3).max(320).default('Music catalogue <no-reply@localhost>'),
+  /** The console's address as people reach it: mailed links point there. */
+  CONSOLE_URL: z
+    .string()
+    .regex(/^https?:\/\/[^\s/]+(\/[^\s]*)?$/, 'must be an http:// or https:// URL')
+    .default('http://127.0.0.1:3000'),
   /** Requests a minute per authenticated user, over every instance; 0 turns the budget off. */
   RATE_LIMIT_PER_MINUTE: perMinute(1200),
   /** Requests a minute per anonymous client address, over every instance; 0 turns it off. */

@@ -45,8 +45,9 @@ export function sendBody(
   res.end(payload);
 }
 
-export function sendNoContent(res: ServerResponse, headers: Record<string, string> = {}) {
-  res.writeHead(204, headers);
+/** An answer without a body: a 204, or a 202 whose work goes on in the background. */
+export function sendNoContent(res: ServerResponse, headers: Record<string, string> = {}, status = 204) {
+  res.writeHead(status, headers);
   res.end();
 }
 

@@ -90,7 +90,7 @@ describe('request budgets (contract 8.4)', () => {
     expectOverBudget(anonymous);
   });
 
-  it('does not count health, the document, the docs page or tRPC', async () => {
+  it('does not count health, the document or the docs page; counts /trpc like /v1 (contract 1.2)', async () => {
     const user = await api.signUp();
     const before = await api.request('GET', '/auth/me', { token: user.token });
     for (const path of ['/health', '/health/live', '/openapi.json', '/docs']) {
@@ -104,11 +104,47 @@ describe('request budgets (contract 8.4)', () => {
       headers: { authorization: `Bearer ${user.token}` },
     });
     expect(rpc.status).toBe(200);
-    expect(rpc.headers.get('ratelimit-limit')).toBeNull();
-    const after = await api.request('GET', '/auth/me', { token: user.token });
-    expect(Number(after.headers.get('ratelimit-remaining'))).toBe(
+    expect(rpc.headers.get('ratelimit-limit')).toBe(String(PER_USER));
+    expect(Number(rpc.headers.get('ratelimit-remaining'))).toBe(
       Number(before.headers.get('ratelimit-remaining')) - 1,
     );
+    const after = await api.request('GET', '/auth/me', { token: user.token });
+    expect(Number(after.headers.get('ratelimit-remaining'))).toBe(
+      Number(before.headers.get('ratelimit-remaining')) - 2,
+    );
+  });
+
+  it('holds a user to one budget over /v1 and /trpc, queries and mutations, with the same headers and 429', async () => {
+    const user = await api.signUp();
+    const auth = { authorization: `Bearer ${user.token}` };
+    const answers = [
+      await fetch(`${api.server.url}/trpc/auth.me`, { headers: auth }),
+      await api.request('GET', '/auth/me', { token: user.token }),
+      await fetch(`${api.server.url}/trpc/playlists.create`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Counted' }),
+      }),
+    ];
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+    expect(answers.map((a) => a.headers.get('ratelimit-remaining'))).toEqual(['4', '3', '2']);
+    expect(answers[2]!.headers.get('ratelimit-policy')).toBe('5;w=60');
+    await api.request('GET', '/auth/me', { token: user.token });
+    await api.request('GET', '/auth/me', { token: user.token });
+    for (const over of [
+      await fetch(`${api.server.url}/trpc/auth.me`, { headers: auth }),
+      await fetch(`${api.server.url}/trpc/playlists.create`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Refused' }),
+      }),
+    ]) {
+      expect(over.status).toBe(429);
+      expect(Number(over.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(over.headers.get('ratelimit-remaining')).toBe('0');
+      const body = (await over.json()) as { error: { data: { code: string; httpStatus: number } } };
+      expect(body.error.data).toMatchObject({ code: 'TOO_MANY_REQUESTS', httpStatus: 429 });
+    }
   });
 
   it('is off at 0: no headers, no 429', async () => {

@@ -251,9 +251,10 @@ export function createRestHandler(options: RestHandlerOptions) {
       }
 
       const status = route.route.status ?? 200;
-      if (status === 204) {
-        await keyed?.complete(answerOf(204, headers, null));
-        return sendNoContent(res, headers);
+      // A 204, and a 202 of an operation that answers nothing (its work goes on in the background).
+      if (status === 204 || (status === 202 && output === undefined)) {
+        await keyed?.complete(answerOf(status, headers, null));
+        return sendNoContent(res, headers, status);
       }
       // Serialized once, for the answer, its ETag and a replay of its Idempotency-Key.
       const payload = JSON.stringify(output);

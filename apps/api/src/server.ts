@@ -13,6 +13,7 @@ import { startHousekeeping } from './housekeeping';
 import { requestIdOf } from './http';
 import { createIdempotency } from './idempotency';
 import { createLogger } from './logger';
+import { createMailer } from './mailer';
 
 export const TOKEN_ISSUER = 'music-catalogue';
 export const TOKEN_AUDIENCE = 'music-catalogue-api';
@@ -67,6 +68,12 @@ export async function startServer(env: Env, injected?: { database?: Database }):
     audience: TOKEN_AUDIENCE,
     accessTokenTtlSeconds: env.ACCESS_TOKEN_TTL_SECONDS,
   });
+  const mailer = createMailer({
+    smtpUrl: env.SMTP_URL,
+    from: env.MAIL_FROM,
+    development: env.NODE_ENV === 'development',
+    log,
+  });
   const deps = createDeps({
     db: database.db,
     tokens,
@@ -76,7 +83,11 @@ export async function startServer(env: Env, injected?: { database?: Database }):
       loginMaxFailuresPerEmail: env.LOGIN_MAX_FAILURES_PER_EMAIL,
       loginMaxFailuresPerAddress: env.LOGIN_MAX_FAILURES_PER_ADDRESS,
       refreshReuseGraceSeconds: env.REFRESH_REUSE_GRACE_SECONDS,
+      signupsPerAddressPerHour: env.SIGNUPS_PER_ADDRESS_PER_HOUR,
+      passwordResetsPerQuarterHour: env.PASSWORD_RESETS_PER_QUARTER_HOUR,
+      consoleUrl: env.CONSOLE_URL,
     },
+    mailer,
   });
   if (env.ADMIN_EMAIL && env.ADMIN_PASSWORD) await ensureAdmin(deps, env.ADMIN_EMAIL, env.ADMIN_PASSWORD);
   if (env.SEED_DEMO_DATA === 'true' && env.NODE_ENV !== 'production') await seedDemoData(deps);
@@ -152,6 +163,7 @@ export async function startServer(env: Env, injected?: { database?: Database }):
       await housekeeping.stop();
       // After the last request: what this instance counted still counts for the others.
       await budgets.stop();
+      await mailer.close();
       if (!injected?.database) await database.close();
     })();
     return closing;
@@ -186,6 +198,11 @@ async function main(args: string[]) {
   if (args[0] === 'migrate') return migrateOnly(env);
   if (args.length > 0) throw new Error(`unknown argument ${args[0]} (the only one is \`migrate\`)`);
   const log = createLogger(env.LOG_LEVEL, env.LOG_FORMAT);
+  if (env.NODE_ENV === 'production' && !env.SMTP_URL) {
+    log.warn(
+      'SMTP_URL is not set: no mail is sent (password reset links, welcome mails); admins can still make reset links',
+    );
+  }
   if (env.DATABASE_URL && env.jwtSecretSource === 'generated') {
     log.warn(
       "JWT_SECRET is not set: signing with the key kept in DATA_DIR; instances that do not share that folder refuse each other's tokens",

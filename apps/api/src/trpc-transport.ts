@@ -9,6 +9,8 @@ import {
 } from '@music/api-router';
 import { TRPCError } from '@trpc/server';
 import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
+import { chargeBudget } from './budget-edge';
+import type { Budgets } from './budgets';
 import { conditionOf } from './conditions';
 import { MAX_BODY_BYTES, sendJson } from './http';
 import type { CreateContext } from './request-context';
@@ -17,6 +19,8 @@ export interface TrpcTransportOptions {
   createContext: CreateContext;
   /** Logs a failure nobody expected (the client gets a 500 that reveals nothing). */
   onInternalError(requestId: string, error: unknown): void;
+  /** The same request budgets as `/v1` (contract 1.2): the console's calls count too. */
+  budgets?: Budgets | undefined;
 }
 
 /**
@@ -27,7 +31,7 @@ export interface TrpcTransportOptions {
  * `/trpc` compared with `/v1` (docs/decisions.md). Everything else goes to tRPC's handler.
  */
 export function createTrpcTransport(options: TrpcTransportOptions) {
-  const { createContext, onInternalError } = options;
+  const { createContext, onInternalError, budgets } = options;
 
   async function plainQuery(
     req: IncomingMessage,
@@ -56,6 +60,9 @@ export function createTrpcTransport(options: TrpcTransportOptions) {
     };
     try {
       const ctx = await createContext(req, requestId);
+      // The caller's budget, as on /v1: RateLimit headers on the answer, a 429 when over.
+      const charged = chargeBudget(budgets, ctx, operation, headers);
+      if (charged) await charged;
       const data = await operation.call(ctx, async () => input);
       sendJson(res, 200, { result: { data } }, headers);
     } catch (failure) {
@@ -68,15 +75,31 @@ export function createTrpcTransport(options: TrpcTransportOptions) {
   }
 
   /**
-   * A mutation's context carries its `If-Match` (contract 8.2), as on `/v1`: set here, before the
-   * procedure runs, because each tRPC middleware copies the context (a later assignment would
-   * not reach the service). A malformed header is a 400, but only for a caller who gets that far:
-   * one the procedure will refuse (no token, a refused token) gets its 401 first, as on `/v1`.
+   * The context of a call tRPC's handler serves: the caller's budget is charged first, as on
+   * `/v1` (its RateLimit headers go into `headers`, which the answer carries; over budget is a
+   * 429 for a caller the procedure would not refuse anyway). A mutation's context carries its
+   * `If-Match` (contract 8.2), as on `/v1`: set here, before the procedure runs, because each
+   * tRPC middleware copies the context (a later assignment would not reach the service). A
+   * malformed header is a 400, but only for a caller who gets that far: one the procedure will
+   * refuse (no token, a refused token) gets its 401 first, as on `/v1`.
    */
-  async function mutationContext(req: IncomingMessage, path: string, requestId: string): Promise<Context> {
+  async function handlerContext(
+    req: IncomingMessage,
+    path: string,
+    requestId: string,
+    headers: Record<string, string>,
+  ): Promise<Context> {
     const ctx = await createContext(req, requestId);
     const operation = operationAt(path);
-    if (operation?.kind !== 'mutation') return ctx;
+    if (!operation) return ctx;
+    try {
+      const charged = chargeBudget(budgets, ctx, operation, headers);
+      if (charged) await charged;
+    } catch (error) {
+      // Thrown as tRPC's own code so its handler answers 429; the formatter reads the AppError.
+      throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: (error as Error).message, cause: error });
+    }
+    if (operation.kind !== 'mutation') return ctx;
     try {
       const condition = conditionOf(req, 'if-match');
       if (condition !== undefined) ctx.ifMatch = condition;
@@ -103,7 +126,7 @@ export function createTrpcTransport(options: TrpcTransportOptions) {
       // One HTTP request is one call: batching would let one request make many login attempts.
       allowBatching: false,
       maxBodySize: MAX_BODY_BYTES,
-      createContext: () => mutationContext(req, path, requestId),
+      createContext: () => handlerContext(req, path, requestId, baseHeaders),
       responseMeta({ errors }) {
         // Every answer here is JSON; tRPC's own early failures (an unsupported content type, a
         // refused batch) would otherwise go out as text/plain.

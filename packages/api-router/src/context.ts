@@ -21,6 +21,14 @@ export interface Settings {
    * session instead of revoking it (two workers of one client refreshing at once); 0: never.
    */
   refreshReuseGraceSeconds: number;
+  /** Anonymous sign-ups a client address may make in an hour (each costs a hash); 0: no limit. */
+  signupsPerAddressPerHour: number;
+  /** Password-reset requests per email and per client address in a quarter hour; 0: no limit. */
+  passwordResetsPerQuarterHour: number;
+  /** How long a password reset link works. */
+  passwordResetTtlSeconds: number;
+  /** The console's address as people reach it: mailed links point there. */
+  consoleUrl: string;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -28,7 +36,26 @@ export const DEFAULT_SETTINGS: Settings = {
   loginMaxFailuresPerAddress: 100,
   loginWindowSeconds: 15 * 60,
   refreshReuseGraceSeconds: 10,
+  signupsPerAddressPerHour: 20,
+  passwordResetsPerQuarterHour: 5,
+  passwordResetTtlSeconds: 30 * 60,
+  consoleUrl: 'http://127.0.0.1:3000',
 };
+
+/** A mail to one person, in plain text. */
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/**
+ * Sends mail in the background: `post` returns at once and never throws (a failure is the
+ * mailer's to log), so a request never waits for, or reveals anything by, a mail server.
+ */
+export interface Mailer {
+  post(mail: Mail): void;
+}
 
 /** Everything a procedure needs that outlives a request; no HTTP types. */
 export interface Deps {
@@ -36,6 +63,7 @@ export interface Deps {
   tokens: TokenService;
   log: Logger;
   settings: Settings;
+  mailer: Mailer;
   /** Search results over `db`, exact while the catalogue is unchanged (made by `createDeps`). */
   searchCache: SongSearchCache;
 }

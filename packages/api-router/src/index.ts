@@ -7,6 +7,8 @@ export {
   DEFAULT_SETTINGS,
   type Deps,
   type Logger,
+  type Mail,
+  type Mailer,
   type RequestInfo,
   type Settings,
 } from './context';

@@ -1,4 +1,4 @@
-import { isUuid, type OrderKey } from '@music/db';
+import { attemptWindows, isUuid, type OrderKey } from '@music/db';
 import type { z } from 'zod';
 import type { Actor, Context } from './context';
 import { AppError, validationError } from './errors';
@@ -106,4 +106,32 @@ export function assertPrecondition<T>(ctx: Context, schema: z.ZodType<T>, curren
       'The resource has changed since you read it (If-Match does not match its ETag)',
     );
   }
+}
+
+/** One limit on an action: at most `max` attempts by `subject` per window (0: no limit). */
+export interface Limit {
+  /** What is limited, and per what: `signup-address`, `reset-email`. */
+  scope: string;
+  subject: string;
+  max: number;
+  windowSeconds: number;
+}
+
+/**
+ * Counts this attempt against each limit, in the order given (shared by every instance, on the
+ * database's clock), then refuses it with 429 when any is over, `Retry-After` being the longest
+ * wait. An attempt over a limit still counts: hammering does not shorten the wait.
+ */
+export async function assertWithinLimits(
+  ctx: Context,
+  limits: readonly Limit[],
+  message: string,
+): Promise<void> {
+  let retryAfter = 0;
+  for (const limit of limits) {
+    if (limit.max === 0) continue;
+    const window = await attemptWindows.countAttempt(ctx.db, limit);
+    if (window.attempts > limit.max) retryAfter = Math.max(retryAfter, window.retryAfterSeconds);
+  }
+  if (retryAfter > 0) throw new AppError('TOO_MANY_REQUESTS', message, { retryAfter });
 }

@@ -9,6 +9,8 @@ import {
   createDeps,
   DEFAULT_SETTINGS,
   type Deps,
+  type Mail,
+  type Mailer,
   type RequestInfo,
   type Settings,
 } from './context';
@@ -56,9 +58,26 @@ export async function createActor(
   return { user, sessionId, token: await tokens.signAccessToken({ sub: id, role, sid: sessionId }) };
 }
 
+/**
+ * The mailer of procedure tests: keeps what it is given, in order (the HTTP suites send through a
+ * real SMTP server instead).
+ */
+export class MailOutbox implements Mailer {
+  readonly sent: Mail[] = [];
+  post(mail: Mail): void {
+    this.sent.push(mail);
+  }
+  /** The mails to `to`, oldest first. */
+  to(to: string): Mail[] {
+    return this.sent.filter((mail) => mail.to === to);
+  }
+}
+
 export interface RouterHarness {
   database: TestDatabase;
   deps: Deps;
+  /** Every mail the services posted. */
+  outbox: MailOutbox;
   /** A caller acting as `actor` (null: anonymous), from `address`. */
   caller(actor: Actor | null, address?: string): ReturnType<typeof createCaller>;
   /** A caller acting as `actor` whose requests carry `If-Match` (the REST edge puts it in the context). */
@@ -68,20 +87,32 @@ export interface RouterHarness {
   close(): Promise<void>;
 }
 
-/** Procedure tests: the real router and services on a fresh database, no HTTP. */
+/**
+ * Procedure tests: the real router and services on a fresh database, no HTTP. The limits counted
+ * per client address that every test would share (sign-ups, reset requests) are off unless a test
+ * sets them: the callers all come from one address.
+ */
 export async function createRouterHarness(settings: Partial<Settings> = {}): Promise<RouterHarness> {
   const database = await createTestDatabase();
+  const outbox = new MailOutbox();
   const deps = createDeps({
     db: database.db,
     tokens: createTokenService({ secret: randomBytes(32).toString('hex'), issuer: 'test', audience: 'test' }),
     log: silent,
-    settings: { ...DEFAULT_SETTINGS, ...settings },
+    settings: {
+      ...DEFAULT_SETTINGS,
+      signupsPerAddressPerHour: 0,
+      passwordResetsPerQuarterHour: 0,
+      ...settings,
+    },
+    mailer: outbox,
   });
   const callerFor = (request: Omit<RequestInfo, 'requestId'>) =>
     createCaller(createContextInner(deps, { ...request, requestId: uuidv7() }));
   return {
     database,
     deps,
+    outbox,
     caller: (actor, address = '127.0.0.1') => callerFor({ actor, clientAddress: address }),
     callerIfMatch: (actor, ifMatch) => callerFor({ actor, clientAddress: '127.0.0.1', ifMatch }),
     makeActor: (role = 'user') => createActor(database.db, role),

@@ -21,8 +21,11 @@ export interface RouteMeta {
   summary: string;
   description?: string;
   tag: string;
-  /** Success status on `/v1` (default 200). 201 adds a `Location` header, 204 sends no body. */
-  status?: 200 | 201 | 204;
+  /**
+   * Success status on `/v1` (default 200). 201 adds a `Location` header to a record; 204, and a
+   * 202 of an operation whose output is empty, send no body.
+   */
+  status?: 200 | 201 | 202 | 204;
   /** Errors this operation can answer besides the ones every operation of its shape has. */
   errors?: ErrorCode[];
 }

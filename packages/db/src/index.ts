@@ -12,6 +12,7 @@ export {
 // Each repository both by name and as a namespace (the services: `songs.findSongById(db, id)`).
 export * from './repositories/artists';
 export * as artists from './repositories/artists';
+export * as attemptWindows from './repositories/attempt-windows';
 export * from './repositories/genres';
 export * as genres from './repositories/genres';
 export * from './repositories/housekeeping';
@@ -22,6 +23,7 @@ export * from './repositories/locks';
 export * from './repositories/login-throttle';
 export * as loginThrottle from './repositories/login-throttle';
 export type { OrderKey } from './repositories/order';
+export * as passwordResets from './repositories/password-resets';
 export * from './repositories/playlists';
 export * as playlists from './repositories/playlists';
 export * from './repositories/request-budgets';

@@ -60,6 +60,23 @@ export interface LoginThrottleTable {
   attempts: number;
 }
 
+/** Attempts per (scope, subject) in a window that says when it ends (see its migration). */
+export interface AttemptWindowsTable {
+  scope: string;
+  subject: string;
+  window_ends_at: Date;
+  attempts: number;
+}
+
+/** A single-use password reset token, by its SHA-256 hash (see its migration). */
+export interface PasswordResetsTable {
+  token_hash: string;
+  user_id: string;
+  created_at: CreatedAt;
+  expires_at: Date;
+  used_at: Date | null;
+}
+
 /** When each clean-up job may run next (one instance claims each period). */
 export interface HousekeepingTable {
   job: string;
@@ -165,6 +182,8 @@ export interface Database {
   /** Read by the release before the login-throttle migration only; emptied by the clean-up. */
   login_failures: LoginFailuresTable;
   login_throttle: LoginThrottleTable;
+  attempt_windows: AttemptWindowsTable;
+  password_resets: PasswordResetsTable;
   housekeeping: HousekeepingTable;
   idempotency_keys: IdempotencyKeysTable;
   request_budgets: RequestBudgetsTable;

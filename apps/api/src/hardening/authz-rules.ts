@@ -1,7 +1,7 @@
 import { ERROR_CODES } from '@music/api-router/schemas';
 import { ACTOR_PASSWORD, createActor, type SignedActor } from '@music/api-router/testing';
 import { generateRefreshToken, hashToken } from '@music/auth';
-import { type Db, insertRefreshToken, insertSession, uuidv7 } from '@music/db';
+import { type Db, insertRefreshToken, insertSession, passwordResets, uuidv7 } from '@music/db';
 import { uniqueEmail } from '../testing/harness';
 import { insertArtistRow, insertPlaylistRow, insertSongRow, missingId, tokens } from './support';
 
@@ -98,6 +98,12 @@ async function refreshTokenFor(db: Db, userId: string): Promise<string> {
   return token;
 }
 
+async function resetTokenFor(db: Db, userId: string): Promise<string> {
+  const token = generateRefreshToken();
+  await passwordResets.createResetForUser(db, { userId, tokenHash: hashToken(token), ttlSeconds: 1800 });
+  return token;
+}
+
 export async function makeWorld(db: Db): Promise<World> {
   const [user, otherUser, artistAccount, otherArtist, admin] = await Promise.all([
     createActor(db, 'user', tokens),
@@ -140,6 +146,31 @@ export const ACCOUNT_ROWS: Record<string, Entry> = {
     },
   },
   'auth.logout': { freshWorld: true, targets: { 'own session': { input: same({}), expect: anyone } } },
+  'auth.requestPasswordReset': {
+    targets: {
+      // Public, and the same answer whether the email has an account (an unknown one stores nothing).
+      "a user's email": {
+        input: async (_db, w) => ({ email: w.actors.otherUser.user.email }),
+        expect: { others: 'ok' },
+      },
+    },
+  },
+  'auth.resetPassword': {
+    freshWorld: true,
+    targets: {
+      'a live reset token': {
+        input: async (db, w) => ({
+          token: await resetTokenFor(db, w.actors.otherUser.user.id),
+          password: 'a-new-password',
+        }),
+        expect: { others: 'ok' },
+      },
+      'an unknown token': {
+        input: same({ token: 'unknown-token', password: 'a-new-password' }),
+        expect: { others: 422, signedIn: 422 },
+      },
+    },
+  },
   'auth.me': { targets: { self: { input: same({}), expect: anyone } } },
 
   'users.list': { targets: { all: { input: same({}), expect: adminOnly } } },
@@ -217,6 +248,12 @@ export const ACCOUNT_ROWS: Record<string, Entry> = {
         input: async () => ({ userId: missingId(), username: 'Patched' }),
         expect: { admin: 404, others: 403 },
       },
+    },
+  },
+  'users.passwordResetLink': {
+    targets: {
+      "user's record": { input: async (_db, w) => ({ userId: w.actors.user.user.id }), expect: adminOnly },
+      missing: { input: async () => ({ userId: missingId() }), expect: { admin: 404, others: 403 } },
     },
   },
   'users.setRole': {

@@ -138,6 +138,7 @@ const WATCHED = [
   'users',
   'sessions',
   'refresh_tokens',
+  'password_resets',
   'artists',
   'songs',
   'song_artists',

@@ -90,6 +90,11 @@ function errorComponent(code: ErrorCode, variant: Variant): Json {
 /** The answers without a body that are the same wherever they appear, but for their variant. */
 const BODILESS = {
   NoContent: { status: 204, description: 'Done; no body', headers: [] as string[] },
+  Accepted: {
+    status: 202,
+    description: 'Accepted: it goes on in the background. No body.',
+    headers: [] as string[],
+  },
   NotModified: {
     status: 304,
     description: 'Not modified: the `ETag` sent in `If-None-Match` is still current. No body.',

@@ -98,12 +98,16 @@ export function successResponses(
   const variant = { counted: traits.counted, replayable: traits.idempotent };
   const status = route.status ?? 200;
   const names = commonHeaders(traits);
-  if (status === 201) names.push('Location');
+  // A Location names a record made; a 201 of something else (a link) has none.
+  if (status === 201 && traits.record) names.push('Location');
   if (traits.record) names.push('ETag');
   if (traits.list) names.push('Link');
   if (traits.idempotent) names.push('Idempotent-Replayed');
   const responses: Json = {};
+  const generatedContent = (generated?.content ?? {}) as Record<string, Json>;
+  const empty = Object.keys(generatedContent).length === 0 || isEmptySchema(generatedContent);
   if (status === 204) responses['204'] = components.bodiless('NoContent', variant);
+  else if (status === 202 && empty) responses['202'] = components.bodiless('Accepted', variant);
   else {
     const content = (generated?.content ?? {}) as Record<string, Json>;
     const json = content['application/json'] ?? {};
@@ -115,4 +119,10 @@ export function successResponses(
   }
   if (traits.conditionalRead) responses['304'] = components.bodiless('NotModified', variant);
   return responses;
+}
+
+/** The generator's body for an operation whose output is `z.void()`: no schema, or an empty one. */
+function isEmptySchema(content: Record<string, Json>): boolean {
+  const schema = content['application/json']?.schema as Json | undefined;
+  return schema === undefined || Object.keys(schema).length === 0 || schema.not !== undefined;
 }

@@ -45,11 +45,11 @@ export function traitsOf(facts: RouteFacts, records: Set<string>, doc: Operation
   const { route, operation, isPublic } = facts;
   const body = successSchema(facts);
   const status = route.status ?? 200;
-  const record = status !== 204 && hasProperties(body, 'id', 'updatedAt');
+  const record = status !== 204 && status !== 202 && hasProperties(body, 'id', 'updatedAt');
   const collection = route.path.split('/')[1];
   const ownsRecords = [...records].some((path) => path.split('/')[1] === collection);
   const derived: Traits = {
-    list: status !== 204 && hasProperties(body, 'data', 'pagination'),
+    list: status !== 204 && status !== 202 && hasProperties(body, 'data', 'pagination'),
     record,
     conditionalRead: route.method === 'GET' && record,
     // Declared by the operation (it checks If-Match in its service), or a plain write of a record.

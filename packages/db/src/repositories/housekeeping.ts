@@ -61,6 +61,8 @@ export interface Removed {
   loginFailures: number;
   idempotencyKeys: number;
   budgetWindows: number;
+  attemptWindows: number;
+  passwordResets: number;
 }
 
 /**
@@ -71,7 +73,9 @@ export interface Removed {
  *   presenting it again is how a stolen copy is detected (the session is revoked), and the owner
  *   of a copy may come back with it any time until it would have expired;
  * - throttle windows that ended, and failures recorded by the release before the throttle table;
- * - Idempotency-Key records past their 24 hours, and request-budget windows that ended.
+ * - Idempotency-Key records past their 24 hours, and request-budget windows that ended;
+ * - sign-up and reset-request windows that ended, and password reset tokens past their expiry
+ *   (used or not: a spent one is refused as an unknown one is).
  */
 export async function removeExpired(
   db: Db,
@@ -83,7 +87,18 @@ export async function removeExpired(
   const loginFailures = await deleted(db, removeLoginFailures, args);
   const idempotencyKeys = await deleted(db, removeIdempotencyKeys, args);
   const budgetWindows = await deleted(db, removeBudgetWindows, args);
-  return { sessions, refreshTokens, throttleWindows, loginFailures, idempotencyKeys, budgetWindows };
+  const attemptWindows = await deleted(db, removeAttemptWindows, args);
+  const passwordResets = await deleted(db, removePasswordResets, args);
+  return {
+    sessions,
+    refreshTokens,
+    throttleWindows,
+    loginFailures,
+    idempotencyKeys,
+    budgetWindows,
+    attemptWindows,
+    passwordResets,
+  };
 }
 
 type RemoveArgs = { limit: number; throttleWindowSeconds: number };
@@ -188,6 +203,41 @@ const removeBudgetWindows = statement((db, p: RemoveArgs) => {
     )
     .where(ended);
 });
+
+const removeAttemptWindows = statement((db, p: RemoveArgs) => {
+  const ended = sql<boolean>`window_ends_at <= now()`;
+  return db
+    .deleteFrom('attempt_windows')
+    .where((eb) =>
+      eb(
+        eb.refTuple('scope', 'subject'),
+        'in',
+        eb
+          .selectFrom('attempt_windows')
+          .select(['scope', 'subject'])
+          .where(ended)
+          .limit(p.limit)
+          .$asTuple('scope', 'subject'),
+      ),
+    )
+    .where(ended);
+});
+
+const removePasswordResets = statement((db, p: RemoveArgs) =>
+  db
+    .deleteFrom('password_resets')
+    .where(
+      'token_hash',
+      '=',
+      anyOf(
+        db
+          .selectFrom('password_resets')
+          .select('token_hash')
+          .where('expires_at', '<=', sql<Date>`now()`)
+          .limit(p.limit),
+      ),
+    ),
+);
 
 async function deleted(db: Db, remove: Statement<RemoveArgs, unknown>, args: RemoveArgs): Promise<number> {
   const result = await remove.run(db, args);

@@ -3,6 +3,8 @@ import { authedProcedure, publicProcedure, rest, router } from '../../trpc';
 import { toUser, userSchema } from '../users/users.schema';
 import { loginInput, refreshInput, tokenResponseSchema } from './auth.schema';
 import * as auth from './auth.service';
+import { confirmResetInput, requestResetInput } from './recovery.schema';
+import * as recovery from './recovery.service';
 
 export const authRouter = router({
   login: publicProcedure
@@ -44,4 +46,33 @@ export const authRouter = router({
     .meta(rest({ method: 'GET', path: '/auth/me', tag: 'auth', summary: 'The signed-in user' }))
     .output(userSchema)
     .query(({ ctx }) => toUser(ctx.actor.user)),
+
+  requestPasswordReset: publicProcedure
+    .meta(
+      rest({
+        method: 'POST',
+        path: '/auth/password-reset',
+        tag: 'auth',
+        summary: 'Mail a link to set a new password (the same answer whether the email has an account)',
+        status: 202,
+        errors: ['TOO_MANY_REQUESTS'],
+      }),
+    )
+    .input(requestResetInput)
+    .output(emptyOutput)
+    .mutation(({ ctx, input }) => recovery.requestPasswordReset(ctx, input.email)),
+
+  resetPassword: publicProcedure
+    .meta(
+      rest({
+        method: 'POST',
+        path: '/auth/password-reset/confirm',
+        tag: 'auth',
+        summary: 'Set a new password with the token of a reset link; every session of the account ends',
+        status: 204,
+      }),
+    )
+    .input(confirmResetInput)
+    .output(emptyOutput)
+    .mutation(({ ctx, input }) => recovery.confirmPasswordReset(ctx, input)),
 });

@@ -1,5 +1,7 @@
 import { emptyOutput } from '../../schemas';
 import { authedProcedure, publicProcedure, rest, router } from '../../trpc';
+import { resetLinkSchema } from '../auth/recovery.schema';
+import * as recovery from '../auth/recovery.service';
 import {
   createUserInput,
   listProfilesInput,
@@ -155,4 +157,23 @@ export const usersRouter = router({
     .input(setRoleInput)
     .output(userSchema)
     .mutation(({ ctx, input }) => users.setRole(ctx, input)),
+
+  passwordResetLink: authedProcedure
+    .meta(
+      rest({
+        method: 'POST',
+        path: '/users/{userId}/password-reset',
+        tag: 'users',
+        summary: 'Make a link for a user to set a new password (admin only)',
+        description:
+          'For when no mail is set up, or it does not arrive: hand the link to its user. It works ' +
+          'once, for 30 minutes; setting the password ends every session of the user. Any other ' +
+          'caller gets 403, whatever the id.',
+        status: 201,
+        errors: ['FORBIDDEN'],
+      }),
+    )
+    .input(userIdInput)
+    .output(resetLinkSchema)
+    .mutation(({ ctx, input }) => recovery.createResetLink(ctx, input.userId)),
 });

@@ -11,9 +11,18 @@ import {
 } from '@music/db';
 import type { Actor, Context } from '../../context';
 import { AppError, validationError } from '../../errors';
-import { type AuthedContext, assertPrecondition, isAdmin, loadOr404, page, sortOrder } from '../../kernel';
+import {
+  type AuthedContext,
+  assertPrecondition,
+  assertWithinLimits,
+  isAdmin,
+  loadOr404,
+  page,
+  sortOrder,
+} from '../../kernel';
 import { idList } from '../../schemas';
 import { proveOwnPassword } from '../auth/auth.service';
+import { welcomeMail } from '../auth/mails';
 import {
   type CreateUserInput,
   type ListProfilesInput,
@@ -76,11 +85,24 @@ export function listProfiles(ctx: AuthedContext, input: ListProfilesInput) {
   return page(input, (window) => users.listProfiles(ctx.db, { ...filters, ...window }), toProfile);
 }
 
-/** Public sign-up; an admin may also create accounts with any role. */
+/**
+ * Public sign-up; an admin may also create accounts with any role. An anonymous sign-up costs a
+ * password hash: each client address gets SIGNUPS_PER_ADDRESS_PER_HOUR of them. The new account's
+ * email gets a welcome mail (so a mailbox learns of an account made in its name).
+ */
 export async function createUser(ctx: Context, input: CreateUserInput): Promise<User> {
   const role = input.role ?? 'user';
   if (role !== 'user' && !(ctx.actor && isAdmin(ctx.actor))) {
     throw new AppError('FORBIDDEN', `Only an admin may create a user with role '${role}'`);
+  }
+  if (!ctx.actor) {
+    const limit = {
+      scope: 'signup-address',
+      subject: ctx.clientAddress,
+      max: ctx.settings.signupsPerAddressPerHour,
+      windowSeconds: 3600,
+    };
+    await assertWithinLimits(ctx, [limit], 'Too many sign-ups from this address; try again later');
   }
   const passwordHash = await hashPassword(input.password);
   try {
@@ -91,6 +113,7 @@ export async function createUser(ctx: Context, input: CreateUserInput): Promise<
       password_hash: passwordHash,
       role,
     });
+    if (!ctx.actor) ctx.mailer.post(welcomeMail(ctx, row));
     return toUser(row);
   } catch (error) {
     if (isUniqueViolation(error, 'users_email_key')) throw emailTaken();

@@ -56,6 +56,12 @@ describe('auth procedures', () => {
     expect(login.tokenType).toBe('Bearer');
     const refreshed = await h.caller(null).auth.refresh({ refreshToken: login.refreshToken });
     expect(refreshed.refreshToken).not.toBe(login.refreshToken);
+    // A replay later than REFRESH_REUSE_GRACE_SECONDS (a repeat within it is the client's own).
+    await h.database.db
+      .updateTable('refresh_tokens')
+      .set({ rotated_at: new Date(Date.now() - 60_000) })
+      .where('rotated_at', 'is not', null)
+      .execute();
     expect(await appCode(h.caller(null).auth.refresh({ refreshToken: login.refreshToken }))).toBe(
       'UNAUTHORIZED',
     );

@@ -51,6 +51,34 @@ export const authAndUserDocs: Record<string, OperationDoc> = {
   'auth.me': {
     description: 'The user the access token belongs to, as `GET /users/{userId}` shows it (with its `ETag`).',
   },
+  'auth.requestPasswordReset': {
+    description:
+      'New in 1.2. When the email has an account, a link to set a new password is mailed to it: it ' +
+      'works once, for 30 minutes. The answer is 202 either way, in about the same time, so it ' +
+      'tells nobody whether the email has an account. At most 5 requests a quarter hour per email ' +
+      'and per client address (429 with `Retry-After`).',
+    body: 'PasswordResetRequest',
+    request: { email: 'ada@example.com' },
+    errors: {
+      TOO_MANY_REQUESTS:
+        'Five requests for this email, or from this address, within a quarter hour (whether the ' +
+        'email has an account or not), or over the request budget: wait `Retry-After` seconds',
+      VALIDATION_FAILED: '`email` missing or not an email address, or an unknown field',
+    },
+  },
+  'auth.resetPassword': {
+    description:
+      'New in 1.2. Takes the token of a reset link (the part after `#token=`) and the new password. ' +
+      'The link is then spent, with every other link of the account, and every session of the ' +
+      'account ends: sign in with the new password.',
+    body: 'PasswordResetConfirm',
+    request: { token: 'Xc2Pq9Lm4Rt7Vw1Yz5Ab8Cd3Ef6Gh0Jk2Mn4Pq6St8U', password: 'a new, long passphrase' },
+    errors: {
+      VALIDATION_FAILED:
+        'The token is unknown, expired or already used (`field: "token"`), or the password is not ' +
+        '8 to 128 characters',
+    },
+  },
 
   'users.list': {
     description:
@@ -140,6 +168,16 @@ export const authAndUserDocs: Record<string, OperationDoc> = {
       NOT_FOUND: 'No user with this id (admins only: others get 403)',
       CONFLICT: 'This is the last admin: there is always one',
     },
+  },
+  'users.passwordResetLink': {
+    description:
+      'New in 1.2: the admin’s way to let a user back in where no mail is set up. Answers the link ' +
+      'of the console page where the user sets a new password, and when it stops working.',
+    response: {
+      url: 'https://console.example.com/reset-password#token=Xc2Pq9Lm4Rt7Vw1Yz5Ab8Cd3Ef6Gh0Jk2Mn4Pq6St8U',
+      expiresAt: '2026-11-22T12:30:00Z',
+    },
+    errors: { FORBIDDEN: 'Not an admin', NOT_FOUND: 'No user with this id' },
   },
   'users.setRole': {
     description: 'New in 1.1: promotes or demotes a user without resending their other fields.',
