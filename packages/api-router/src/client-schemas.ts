@@ -11,6 +11,7 @@ export {
   replaceArtistInput,
 } from './modules/artists/artists.schema';
 export { loginInput, refreshInput } from './modules/auth/auth.schema';
+export { confirmResetInput, requestResetInput } from './modules/auth/recovery.schema';
 export {
   addPlaylistSongInput,
   createPlaylistInput,
@@ -23,6 +24,8 @@ export {
   emailSchema,
   listUsersInput,
   passwordSchema,
+  patchUserInput,
   roleSchema,
   updateUserInput,
+  usernameSchema,
 } from './modules/users/users.schema';
