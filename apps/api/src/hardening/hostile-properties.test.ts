@@ -50,6 +50,8 @@ const EXAMPLES: Record<string, (f: Fixtures) => Input> = {
   'auth.refresh': () => ({ refreshToken: 'not-a-refresh-token' }),
   'auth.logout': () => ({}),
   'auth.me': () => ({}),
+  'auth.requestPasswordReset': (f) => ({ email: f.victim.user.email }),
+  'auth.resetPassword': () => ({ token: 'not-a-reset-token', password: 'a-good-password' }),
   'users.list': () => ({ role: 'user', search: 'a', sort: '-username,createdAt', page: 1, limit: 10 }),
   'users.profiles': (f) => ({
     ids: `${f.user.user.id},${f.victim.user.id}`,
@@ -62,6 +64,8 @@ const EXAMPLES: Record<string, (f: Fixtures) => Input> = {
   'users.update': (f) => ({ username: 'Prop', email: f.user.user.email, password: 'a-good-password' }),
   'users.delete': () => ({}),
   'users.setRole': () => ({ role: 'admin' }),
+  'users.patch': () => ({ username: 'Prop', password: 'a-good-password', currentPassword: 'a-guess' }),
+  'users.passwordResetLink': () => ({}),
   'artists.list': () => ({ search: 'a', sort: '-createdAt,name', page: 1, limit: 10 }),
   'artists.create': (f) => ({ name: 'Prop artist', bio: 'b', userId: f.victim.user.id }),
   'artists.get': () => ({}),
