@@ -22,13 +22,13 @@ afterAll(() => api.close());
 const served = await api.request('GET', '/openapi.json');
 
 describe('GET /v1/openapi.json', () => {
-  it('is a public OpenAPI 3.1 document of contract 1.1, with its ETag', () => {
+  it('is a public OpenAPI 3.1 document of contract 1.2, with its ETag', () => {
     expect(served.status).toBe(200);
     expect(served.body).toEqual(doc);
     expect(served.headers.get('content-type')).toMatch(/^application\/json/);
     expect(served.headers.get('etag')).toMatch(/^"[^"]+"$/);
     expect(doc.openapi).toBe('3.1.0');
-    expect(doc.info.version).toBe('1.1.0');
+    expect(doc.info.version).toBe('1.2.0');
     expect(doc.info.description).toMatch(/New in 1\.1/);
     expect(doc.servers).toEqual([expect.objectContaining({ url: '/v1', 'x-internal': false })]);
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({

@@ -84,6 +84,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail a link to set a new password (the same answer whether the email has an account)
+         * @description New in 1.2. When the email has an account, a link to set a new password is mailed to it: it works once, for 30 minutes. The answer is 202 either way, in about the same time, so it tells nobody whether the email has an account. At most 5 requests a quarter hour per email and per client address (429 with `Retry-After`).
+         */
+        post: operations["auth-requestPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/password-reset/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a new password with the token of a reset link; every session of the account ends
+         * @description New in 1.2. Takes the token of a reset link (the part after `#token=`) and the new password. The link is then spent, with every other link of the account, and every session of the account ends: sign in with the new password.
+         */
+        post: operations["auth-resetPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/users": {
         parameters: {
             query?: never;
@@ -146,9 +186,9 @@ export interface paths {
         get: operations["users-get"];
         /**
          * Replace a user (yourself, or any as admin; changing a role needs admin)
-         * @description Full replace: `username`, `email` and `password` are required; `role` may be omitted (it stays). Send the `ETag` you read as `If-Match` so a concurrent change is not overwritten.
+         * @description Full replace: `username`, `email` and `password` are required; `role` may be omitted (it stays). To keep your password, send the current one. Prefer `PATCH` (new in 1.2), which needs no password to rename. Send the `ETag` you read as `If-Match` so a concurrent change is not overwritten.
          *
-         *     Answers 409 when the email belongs to another user, or when it would demote the last admin. A replace that changes nothing leaves `updatedAt` and the ETag as they were. With `If-Match`, a stale ETag is 412 and nothing changes.
+         *     Changing your own email or password needs `currentPassword` (422 on it when missing or wrong; a wrong one counts as a failed sign-in, so it can reach 429); repeating your current `password` changes none. A new password ends every other session of the user. Answers 409 when the email belongs to another user, or when it would demote the last admin. A replace that changes nothing leaves `updatedAt` and the ETag as they were. With `If-Match`, a stale ETag is 412 and nothing changes.
          */
         put: operations["users-update"];
         post?: never;
@@ -161,7 +201,13 @@ export interface paths {
         delete: operations["users-delete"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change some fields of a user (yourself, or any as admin; a role needs admin)
+         * @description New in 1.2: send only what changes. Renaming needs no password; a new `email` or `password` for your own account needs `currentPassword`. An admin sets another user’s password without knowing theirs (every session of that user then ends). Send the `ETag` you read as `If-Match` so a concurrent change is not overwritten.
+         *
+         *     Only the fields given change: a rename needs no password. Changing your own email or password needs `currentPassword` (422 on it when missing or wrong; a wrong one counts as a failed sign-in, so it can reach 429). A new password ends every other session of the user (all of them when an admin sets it). 409 when the email belongs to another user or the change would demote the last admin; with `If-Match`, a stale ETag is 412.
+         */
+        patch: operations["users-patch"];
         trace?: never;
     };
     "/users/{userId}/role": {
@@ -180,6 +226,28 @@ export interface paths {
          */
         put: operations["users-setRole"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{userId}/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a link for a user to set a new password (admin only)
+         * @description New in 1.2: the admin’s way to let a user back in where no mail is set up. Answers the link of the console page where the user sets a new password, and when it stops working.
+         *
+         *     For when no mail is set up, or it does not arrive: hand the link to its user. It works once, for 30 minutes; setting the password ends every session of the user. Any other caller gets 403, whatever the id.
+         */
+        post: operations["users-passwordResetLink"];
         delete?: never;
         options?: never;
         head?: never;
@@ -623,6 +691,19 @@ export interface components {
             id: string;
             username: string;
         };
+        PasswordResetLink: {
+            /**
+             * Format: uri
+             * @description The console’s page where the user sets a new password; works once
+             */
+            url: string;
+            /**
+             * Format: date-time
+             * @description When the link stops working (30 minutes after it was made)
+             * @example 2026-11-22T12:30:00Z
+             */
+            expiresAt: string;
+        };
         ArtistList: {
             data: components["schemas"]["Artist"][];
             pagination: components["schemas"]["Pagination"];
@@ -734,8 +815,25 @@ export interface components {
             /** @description The refresh token from the last sign-in or refresh */
             refreshToken: string;
         };
+        PasswordResetRequest: {
+            /**
+             * Format: email
+             * @description The account’s email; the answer is the same whether it has one or not
+             * @example ada@example.com
+             */
+            email: string;
+        };
+        PasswordResetConfirm: {
+            /** @description The token of the reset link (after `#token=`) */
+            token: string;
+            /**
+             * Format: password
+             * @description The new password, 8 to 128 characters
+             */
+            password: string;
+        };
         UserCreate: {
-            /** @description 1 to 50 characters after trimming */
+            /** @description 1 to 50 characters after trimming; no control or invisible formatting characters */
             username: string;
             /**
              * Format: email
@@ -752,7 +850,7 @@ export interface components {
             role?: components["schemas"]["Role"];
         };
         UserUpdate: {
-            /** @description 1 to 50 characters after trimming */
+            /** @description 1 to 50 characters after trimming; no control or invisible formatting characters */
             username: string;
             /**
              * Format: email
@@ -766,6 +864,33 @@ export interface components {
              */
             password: string;
             /** @description Defaults to `user`; other roles need an admin */
+            role?: components["schemas"]["Role"];
+            /**
+             * Format: password
+             * @description Your password now: required to change your own email or password (admins too, on their own account)
+             */
+            currentPassword?: string;
+        };
+        UserPatch: {
+            /** @description 1 to 50 characters after trimming; no control or invisible formatting characters */
+            username?: string;
+            /**
+             * Format: email
+             * @description Email address; compared and stored trimmed and lower-cased
+             * @example ada@example.com
+             */
+            email?: string;
+            /**
+             * Format: password
+             * @description 8 to 128 characters
+             */
+            password?: string;
+            /**
+             * Format: password
+             * @description Your password now: required to change your own email or password (admins too, on their own account)
+             */
+            currentPassword?: string;
+            /** @description Admins only (others: the role they have, or 403) */
             role?: components["schemas"]["Role"];
         };
         UserRoleUpdate: {
@@ -894,6 +1019,19 @@ export interface components {
         };
     };
     responses: {
+        /** @description Accepted: it goes on in the background. No body. */
+        Accepted: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /** @description Done; no body */
         NoContent: {
             headers: {
@@ -1252,6 +1390,11 @@ export interface components {
          */
         ArtistId: string;
         /**
+         * @description The user's id (UUID, any letter case)
+         * @example 01970a3e-5c1d-7b2a-8f3e-2d4c6b8a9e01
+         */
+        UserId: string;
+        /**
          * @description The song's id (UUID, any letter case)
          * @example 01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03
          */
@@ -1261,11 +1404,6 @@ export interface components {
          * @example 01970a40-3c4d-7e5f-a06b-7c8d9e0f1a05
          */
         PlaylistId: string;
-        /**
-         * @description The user's id (UUID, any letter case)
-         * @example 01970a3e-5c1d-7b2a-8f3e-2d4c6b8a9e01
-         */
-        UserId: string;
     };
     requestBodies: never;
     headers: {
@@ -1485,6 +1623,68 @@ export interface operations {
             /** @description Malformed request: `If-None-Match` is not `*` or a list of entity tags */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "auth-requestPasswordReset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PasswordResetRequest"];
+            };
+        };
+        responses: {
+            202: components["responses"]["Accepted"];
+            /** @description Malformed request: the body is not a JSON object (or not `application/json`); `If-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description `email` missing or not an email address, or an unknown field */
+            422: components["responses"]["ValidationFailed"];
+            /** @description Five requests for this email, or from this address, within a quarter hour (whether the email has an account or not), or over the request budget: wait `Retry-After` seconds */
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "auth-resetPassword": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "Xc2Pq9Lm4Rt7Vw1Yz5Ab8Cd3Ef6Gh0Jk2Mn4Pq6St8U",
+                 *       "password": "a new, long passphrase"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PasswordResetConfirm"];
+            };
+        };
+        responses: {
+            204: components["responses"]["NoContent"];
+            /** @description Malformed request: the body is not a JSON object (or not `application/json`); `If-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The token is unknown, expired or already used (`field: "token"`), or the password is not 8 to 128 characters */
+            422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -1836,7 +2036,9 @@ export interface operations {
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
+            /** @description A field is invalid or unknown; or `currentPassword` is missing or wrong where your own email or password changes (`field: "currentPassword"`) */
             422: components["responses"]["ValidationFailed"];
+            /** @description Too many failed sign-ins (a wrong `currentPassword` counts as one) for your email or from this address, or over the request budget: wait `Retry-After` seconds */
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -1874,6 +2076,82 @@ export interface operations {
             /** @description This is the last admin: there is always one */
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "users-patch": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Write only if the resource still has this `ETag` (or any, with `*`); otherwise 412 and nothing changes. Without it the write happens whatever changed meanwhile.
+                 * @example "q8PUVmQ4xw2Jx0lJ6pUoO2mEJbY"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /**
+                 * @description The user's id (UUID, any letter case)
+                 * @example 01970a3e-5c1d-7b2a-8f3e-2d4c6b8a9e01
+                 */
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "ada.king@example.com",
+                 *       "currentPassword": "correct horse battery staple"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UserPatch"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01970a3e-5c1d-7b2a-8f3e-2d4c6b8a9e01",
+                     *       "username": "Ada Lovelace",
+                     *       "email": "ada.king@example.com",
+                     *       "role": "user",
+                     *       "createdAt": "2026-03-14T09:26:53Z",
+                     *       "updatedAt": "2026-03-15T18:02:11Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description Malformed request: the body is not a JSON object (or not `application/json`); `If-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description You are not an admin and this is not your own id (whether or not such a user exists). Or a non-admin sending a `role` other than their current one. */
+            403: components["responses"]["Forbidden"];
+            /** @description No user with this id (admins only: others get 403) */
+            404: components["responses"]["NotFound"];
+            /** @description The email belongs to another user, or the change would leave no admin */
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description A field is invalid or unknown; or `currentPassword` is missing or wrong where your own email or password changes (`field: "currentPassword"`) */
+            422: components["responses"]["ValidationFailed"];
+            /** @description Too many failed sign-ins (a wrong `currentPassword` counts as one) for your email or from this address, or over the request budget: wait `Retry-After` seconds */
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -1948,6 +2226,55 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description `role` missing or not one of `user`, `artist`, `admin`, or an unknown field */
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "users-passwordResetLink": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The user's id (UUID, any letter case)
+                 * @example 01970a3e-5c1d-7b2a-8f3e-2d4c6b8a9e01
+                 */
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "url": "https://console.example.com/reset-password#token=Xc2Pq9Lm4Rt7Vw1Yz5Ab8Cd3Ef6Gh0Jk2Mn4Pq6St8U",
+                     *       "expiresAt": "2026-11-22T12:30:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PasswordResetLink"];
+                };
+            };
+            /** @description Malformed request: `If-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Not an admin */
+            403: components["responses"]["Forbidden"];
+            /** @description No user with this id */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];

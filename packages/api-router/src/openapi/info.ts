@@ -1,5 +1,5 @@
 /** The document's version: the contract it describes. */
-export const API_VERSION = '1.1.0';
+export const API_VERSION = '1.2.0';
 
 /**
  * What holds for every operation, said once: client generators put it at the top of the
@@ -20,11 +20,18 @@ export const INFO_DESCRIPTION = `Users, artists, songs and playlists of a music 
 - \`Link\` headers on every list, and \`sort\` on the users, artists, songs and playlists lists.
 - \`PUT /users/{userId}/role\`, \`GET /users?search=\`, \`GET /genres\`; there is always an admin (409 otherwise).
 - \`GET /artists?ids=\` (up to 100 artists in one call) and \`GET /profiles\` (the usernames of public playlists' owners).
-- Every 401 carries \`WWW-Authenticate\`; a token that is sent must be valid, also on public operations.`;
+- Every 401 carries \`WWW-Authenticate\`; a token that is sent must be valid, also on public operations.
+
+**New in 1.2** (accounts and authorization; see the changelog for the answers that changed, each where 1.1 let a caller do what its user may not):
+- \`PATCH /users/{userId}\`: a rename needs no password. Changing your own email or password needs \`currentPassword\` (422 on it; a wrong one counts as a failed sign-in). A new password ends the account's other sessions.
+- Account recovery: \`POST /auth/password-reset\` mails a single-use link (202 whatever the email), \`POST /auth/password-reset/confirm\` sets the password; admins make a link with \`POST /users/{userId}/password-reset\`.
+- Artist powers need the role \`artist\` now, and a song must already be yours before you link it to another of your artists; you add or remove only your own artists on a song.
+- A refresh token repeated within a few seconds of its rotation (two workers of one client) gets a new pair instead of ending the session.
+- Anonymous sign-ups are limited per client address (429); every error \`message\` is at most 1,000 characters; C1 control characters are refused in text, invisible formatting characters in usernames.`;
 
 /** Every tag with what its operations are about. */
 export const TAG_DESCRIPTIONS: Record<string, string> = {
-  auth: 'Sign in with email and password, refresh and end sessions, and who am I. Access tokens are JWTs valid 24 hours; refresh tokens are single use.',
+  auth: 'Sign in with email and password, refresh and end sessions, who am I, and recovering an account whose password is lost. Access tokens are JWTs valid 24 hours; refresh tokens are single use.',
   users:
     'Accounts and their roles (`user`, `artist`, `admin`). Anyone may sign up; a user sees and changes only themself, admins everyone. `GET /profiles` shows any signed-in user the username (nothing else) of whoever owns a public playlist.',
   artists:
