@@ -132,6 +132,7 @@ if (!stopping) {
             artist@example.com / artist-password    (artist)
             listener@example.com / listener-password (listener)
   Data      ${env.DATA_DIR} (embedded PostgreSQL; delete it to start over)
+  Mail      ${env.SMTP_URL ? `sent through ${env.SMTP_URL.replace(/\/\/[^@/]*@/, '//')}` : 'printed below, as the API sends it (password reset links); set SMTP_URL to send it'}
   Stop      Ctrl-C
 `);
 }
