@@ -5,6 +5,7 @@ import { Worker } from 'node:worker_threads';
 import { createTestDatabase } from '@music/db/testing';
 import { until } from '@music/fleet/components';
 import { afterAll, describe, expect, it } from 'vitest';
+import { within } from './hardening/pg-faults';
 import { type RunningServer, startServer } from './server';
 import { testEnv, tryConnect, uniqueEmail } from './testing/harness';
 
@@ -63,18 +64,6 @@ async function connectRaw(port: number): Promise<RawClient> {
     socket.once('error', reject);
   });
   return { socket, received: () => text, ended };
-}
-
-async function within<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms);
-  });
-  try {
-    return await Promise.race([work, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 const waitFor = (probe: () => boolean, what: string) =>

@@ -3,13 +3,18 @@ import type { OperationDoc } from '../types';
 
 const NOT_YOURSELF = 'You are not an admin and this is not your own id (whether or not such a user exists).';
 
-const CURRENT_PASSWORD_422 =
-  'A field is invalid or unknown; or `currentPassword` is missing or wrong where your own email or ' +
-  'password changes (`field: "currentPassword"`)';
-
-const CURRENT_PASSWORD_429 =
-  'Too many failed sign-ins (a wrong `currentPassword` counts as one) for your email or from this ' +
-  'address, or over the request budget: wait `Retry-After` seconds';
+/** What a PUT or PATCH of a user can answer besides success. */
+const USER_WRITE_ERRORS = {
+  FORBIDDEN: `${NOT_YOURSELF} Or a non-admin sending a \`role\` other than their current one.`,
+  NOT_FOUND: 'No user with this id (admins only: others get 403)',
+  CONFLICT: 'The email belongs to another user, or the change would leave no admin',
+  VALIDATION_FAILED:
+    'A field is invalid or unknown; or `currentPassword` is missing or wrong where your own email or ' +
+    'password changes (`field: "currentPassword"`)',
+  TOO_MANY_REQUESTS:
+    'Too many failed sign-ins (a wrong `currentPassword` counts as one) for your email or from this ' +
+    'address, or over the request budget: wait `Retry-After` seconds',
+};
 
 export const authAndUserDocs: Record<string, OperationDoc> = {
   'auth.login': {
@@ -136,13 +141,7 @@ export const authAndUserDocs: Record<string, OperationDoc> = {
       password: 'correct horse battery staple',
     },
     response: { ...userExample, username: 'Ada King', email: 'ada.king@example.com' },
-    errors: {
-      FORBIDDEN: `${NOT_YOURSELF} Or a non-admin sending a \`role\` other than their current one.`,
-      NOT_FOUND: 'No user with this id (admins only: others get 403)',
-      CONFLICT: 'The email belongs to another user, or the change would leave no admin',
-      VALIDATION_FAILED: CURRENT_PASSWORD_422,
-      TOO_MANY_REQUESTS: CURRENT_PASSWORD_429,
-    },
+    errors: USER_WRITE_ERRORS,
   },
   'users.patch': {
     description:
@@ -153,13 +152,7 @@ export const authAndUserDocs: Record<string, OperationDoc> = {
     body: 'UserPatch',
     request: { email: 'ada.king@example.com', currentPassword: 'correct horse battery staple' },
     response: { ...userExample, email: 'ada.king@example.com' },
-    errors: {
-      FORBIDDEN: `${NOT_YOURSELF} Or a non-admin sending a \`role\` other than their current one.`,
-      NOT_FOUND: 'No user with this id (admins only: others get 403)',
-      CONFLICT: 'The email belongs to another user, or the change would leave no admin',
-      VALIDATION_FAILED: CURRENT_PASSWORD_422,
-      TOO_MANY_REQUESTS: CURRENT_PASSWORD_429,
-    },
+    errors: USER_WRITE_ERRORS,
   },
   'users.delete': {
     description: 'Yourself, or any user as an admin. Their sessions end at once.',
