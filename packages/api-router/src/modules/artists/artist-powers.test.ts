@@ -104,15 +104,16 @@ describe('a demoted artist account', () => {
     const demoted = await withRole(account.actor, 'user');
     const as = h.caller(demoted);
     const refusals = {
-      'artists.update': as.artists.update({ artistId, bio: 'still mine?' }),
-      'artists.replace': as.artists.replace({ artistId, name: 'Renamed' }),
-      'artists.linkSong': as.artists.linkSong({ artistId: second, songId: song.id }),
-      'artists.unlinkSong': as.artists.unlinkSong({ artistId, songId: song.id }),
-      'songs.create': as.songs.create({ title: 'New', duration: 60, artistIds: [artistId] }),
-      'songs.update': as.songs.update({ songId: song.id, title: 'Changed' }),
-      'songs.delete': as.songs.delete({ songId: song.id }),
+      'artists.update': () => as.artists.update({ artistId, bio: 'still mine?' }),
+      'artists.replace': () => as.artists.replace({ artistId, name: 'Renamed' }),
+      'artists.linkSong': () => as.artists.linkSong({ artistId: second, songId: song.id }),
+      'artists.unlinkSong': () => as.artists.unlinkSong({ artistId, songId: song.id }),
+      'songs.create': () => as.songs.create({ title: 'New', duration: 60, artistIds: [artistId] }),
+      'songs.update': () => as.songs.update({ songId: song.id, title: 'Changed' }),
+      'songs.delete': () => as.songs.delete({ songId: song.id }),
     };
-    for (const [name, call] of Object.entries(refusals)) expect(await appCode(call), name).toBe('FORBIDDEN');
+    for (const [name, call] of Object.entries(refusals))
+      expect(await appCode(call()), name).toBe('FORBIDDEN');
     expect(await h.caller(admin).songs.get({ songId: song.id })).toMatchObject({
       title: 'A song',
       artistIds: [artistId],
