@@ -4,10 +4,10 @@ import { seriousViolations } from './axe';
 import { followHeaderLink, signIn, signOut } from './steps';
 
 /**
- * One's own account: signing up (signed in at once), the password shown and hidden, and the
- * account page (a new name or email saved with the current password, a new password, a wrong
- * current password refused). Every spec shares one database: each test makes its own accounts
- * (fresh emails), and ADMIN is never touched.
+ * One's own account: signing up (signed in at once; limits said, never cut), the password shown
+ * and hidden, and the account page (a new name or email saved with the current password, a new
+ * password, a wrong current password refused). Every spec shares one database: each test makes
+ * its own accounts (fresh emails), and ADMIN is never touched.
  */
 
 type Account = { name: string; email: string; password: string };
@@ -80,6 +80,43 @@ test('a visitor signs up from the sign-in page and lands signed in on their star
   await signOut(page);
   await signIn(page, lee);
   await expect(page.locator('.whoami-name')).toHaveText(lee.name);
+});
+
+test('a sign-up password of 129 characters or a name of 51 is refused in words, never cut', async ({
+  page,
+}) => {
+  const long = account('Long');
+  const password = 'p'.repeat(129);
+  const name = 'N'.repeat(51);
+  await page.goto('/sign-up');
+  const nameField = page.getByLabel('Name');
+  const passwordField = page.getByLabel('Password');
+  // The limits are said before anything is typed, and typing is never stopped at them.
+  await expect(nameField).toHaveAccessibleDescription(/Up to 50 characters/);
+  await expect(passwordField).toHaveAccessibleDescription(/8 to 128 characters/);
+  for (const field of [nameField, passwordField]) await expect(field).not.toHaveAttribute('maxlength');
+  await nameField.fill(name);
+  await page.getByLabel('Email').fill(long.email);
+  await passwordField.fill(password);
+  await expect(nameField).toHaveValue(name);
+  await expect(passwordField).toHaveValue(password);
+
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(nameField).toHaveAttribute('aria-invalid', 'true');
+  await expect(nameField).toHaveAccessibleDescription(/At most 50 characters/);
+  await expect(nameField).toBeFocused();
+  await expect(passwordField).toHaveAttribute('aria-invalid', 'true');
+  await expect(passwordField).toHaveAccessibleDescription(/At most 128 characters/);
+  await expect(passwordField).toHaveValue(password);
+  await expect(page).toHaveURL(/\/sign-up$/);
+
+  // Within the limits, the account is made with exactly what was typed.
+  await nameField.fill(long.name);
+  await passwordField.fill(password.slice(0, 128));
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page).toHaveURL(/\/playlists$/);
+  await signOut(page);
+  await signIn(page, { email: long.email, password: password.slice(0, 128) });
 });
 
 test('signing up with an email that has an account says so in words, with a way to sign in', async ({

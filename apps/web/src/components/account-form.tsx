@@ -1,6 +1,6 @@
 'use client';
 
-import { type FieldError, passwordSchema } from '@music/api-router/schemas';
+import { type FieldError, passwordSchema, usernameSchema } from '@music/api-router/schemas';
 import Link from 'next/link';
 import type { User } from '@/lib/trpc';
 import { messageInWords } from '@/lib/validation-words';
@@ -13,6 +13,9 @@ import { messageInWords } from '@/lib/validation-words';
 
 /** The password rule, as the procedures' schema declares it. */
 export const PASSWORD_RULE = `${passwordSchema.minLength} to ${passwordSchema.maxLength} characters`;
+
+/** The name's limit, as the procedures' schema declares it (past it, "At most 50 characters"). */
+export const NAME_RULE = `Up to ${usernameSchema.maxLength} characters`;
 
 /** The API's 422 `errors[]` as field errors in words (field name -> sentence). */
 export function fieldsOf(errors: FieldError[] | undefined): Record<string, string> {

@@ -2,7 +2,9 @@
 
 import { createUserInput, updateUserInput } from '@music/api-router/schemas';
 import { useState } from 'react';
+import { NAME_RULE, PASSWORD_RULE } from '@/components/account-form';
 import { DialogForm, type RecordFormProps } from '@/components/dialog-form';
+import { PasswordInput } from '@/components/password-input';
 import { useMe } from '@/components/session';
 import { doneMessage, useToast } from '@/components/toast';
 import { Select, TextInput } from '@/components/ui';
@@ -67,15 +69,9 @@ export function UserCreateForm({ onSaved, onCancel }: RecordFormProps<User>) {
       onCancel={onCancel}
       requiredNote
     >
-      <TextInput label="Name" autoComplete="off" {...field('username')} />
+      <TextInput label="Name" autoComplete="off" hint={NAME_RULE} {...field('username')} />
       <TextInput label="Email" type="email" autoComplete="off" {...field('email')} />
-      <TextInput
-        label="Password"
-        type="password"
-        autoComplete="new-password"
-        {...field('password')}
-        hint="8 to 128 characters"
-      />
+      <PasswordInput label="Password" autoComplete="new-password" hint={PASSWORD_RULE} {...field('password')} />
       <Select label="Role" {...field('role')}>
         <RoleOptions />
       </Select>
