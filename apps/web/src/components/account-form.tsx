@@ -2,12 +2,13 @@
 
 import { type FieldError, passwordSchema, usernameSchema } from '@music/api-router/schemas';
 import Link from 'next/link';
+import { useEffect, useRef } from 'react';
 import { describeError, toProblem, tryAgainAfter } from '@/lib/errors';
 import { messageInWords } from '@/lib/validation-words';
 
 /**
- * What the forms about an account share: sign-up, sign-in, the account page and the admin's user
- * dialogs. Sign-up and sign-in talk to the console's session routes with fetch (the
+ * What the forms about an account share: sign-up, sign-in, recovery, the account page and the
+ * admin's user dialogs. Sign-up and sign-in talk to the console's session routes with fetch (the
  * tokens never reach the page), so they read the `/v1` error body those answer with, not a tRPC
  * error.
  */
@@ -17,6 +18,27 @@ export const PASSWORD_RULE = `${passwordSchema.minLength} to ${passwordSchema.ma
 
 /** The name's limit, as the procedures' schema declares it (past it, "At most 50 characters"). */
 export const NAME_RULE = `Up to ${usernameSchema.maxLength} characters`;
+
+/**
+ * What a request for a reset link answers, whatever the email: the API never says whether it has
+ * an account (that would tell anyone which emails do).
+ */
+export const RESET_MAIL_SENT =
+  'If an account has this email, we have sent it a link to choose a new password. It works for 30 minutes.';
+
+/**
+ * Why a request for a reset link was refused, in words (a 429 with when to try again); null when
+ * there is none, or when its field errors say it beside the field.
+ */
+export function resetRequestProblem(error: unknown): Problem | null {
+  if (!error) return null;
+  const problem = toProblem(error);
+  if (problem.code === 'TOO_MANY_REQUESTS') {
+    return { words: `Too many requests for a reset link. ${tryAgainAfter(problem.retryAfter)}` };
+  }
+  if (problem.code === 'VALIDATION_FAILED' && Object.keys(problem.fields).length > 0) return null;
+  return { words: describeError(error) };
+}
 
 /**
  * A refusal of a change to one's own account, in words: a wrong current password, too often, is
@@ -43,11 +65,28 @@ export interface Problem {
   link?: { href: string; label: string };
 }
 
-/** The refusal above a form's fields, announced when it appears. */
-export function ProblemNotice({ problem }: { problem: Problem | null }) {
+/**
+ * The element takes the focus when `shown` turns true: a message that replaces the form it ends
+ * (its submit button gone), so the focus does not drop to <body>, where a keyboard user would
+ * start over.
+ */
+function useFocusWhen<E extends HTMLElement>(shown: boolean) {
+  const ref = useRef<E>(null);
+  useEffect(() => {
+    if (shown) ref.current?.focus();
+  }, [shown]);
+  return ref;
+}
+
+/**
+ * The refusal above a form's fields, announced when it appears. With `focus`, it also takes the
+ * focus (when it replaces the form).
+ */
+export function ProblemNotice({ problem, focus = false }: { problem: Problem | null; focus?: boolean }) {
+  const ref = useFocusWhen<HTMLDivElement>(focus && problem !== null);
   if (!problem) return null;
   return (
-    <div className="notice notice-error" role="alert">
+    <div className="notice notice-error" role="alert" ref={ref} tabIndex={focus ? -1 : undefined}>
       {problem.words}
       {problem.link && (
         <>
@@ -61,10 +100,20 @@ export function ProblemNotice({ problem }: { problem: Problem | null }) {
 
 /**
  * What a form says it has done. The live region is there before its message, so screen readers
- * announce the message when it appears (a region rendered with its text may go unheard).
+ * announce the message when it appears (a region rendered with its text may go unheard). With
+ * `focus`, the message also takes the focus (when it replaces the form).
  */
-export function SuccessStatus({ message }: { message: string | null }) {
-  return <div role="status">{message && <p className="notice notice-success">{message}</p>}</div>;
+export function SuccessStatus({ message, focus = false }: { message: string | null; focus?: boolean }) {
+  const ref = useFocusWhen<HTMLParagraphElement>(focus && message !== null);
+  return (
+    <div role="status">
+      {message && (
+        <p className="notice notice-success" ref={ref} tabIndex={focus ? -1 : undefined}>
+          {message}
+        </p>
+      )}
+    </div>
+  );
 }
 
 /** "Try again in …", from an answer's Retry-After (seconds). */

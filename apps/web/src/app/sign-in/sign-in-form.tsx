@@ -69,6 +69,9 @@ export function SignInForm() {
           autoComplete="current-password"
           {...field('password')}
         />
+        <p className="field-hint">
+          <Link href="/forgot-password">Forgot password?</Link>
+        </p>
         <Button type="submit" variant="primary" busy={busy} className="wide">
           {busy ? 'Signing in…' : 'Sign in'}
         </Button>

@@ -7,6 +7,7 @@ import { Dialog } from '@/components/dialog';
 import { PageHeader, RoleGate } from '@/components/guard';
 import { PageTitle } from '@/components/page-title';
 import { PAGE_SIZES, PagedTable, urlPaging } from '@/components/paged-table';
+import { ResetLinkDialog } from '@/components/reset-link';
 import { useMe, useRefreshMe } from '@/components/session';
 import { Button, formatDate, Loading, SearchBox, Select } from '@/components/ui';
 import { ROLE_LABEL, RoleOptions, UserCreateForm, UserEditForm } from '@/components/user-form';
@@ -48,6 +49,7 @@ function Users() {
   const search = useUrlText(view.search, (text) => update({ search: text, page: 1 }, 'replace'), 250);
   const { role } = view;
   const [editing, setEditing] = useState<User | 'new' | null>(null);
+  const [resetting, setResetting] = useState<User | null>(null);
   const list = trpc.users.list.useQuery(
     {
       page: view.page,
@@ -131,6 +133,13 @@ function Users() {
               </Button>
               <Button
                 variant="ghost"
+                onClick={() => setResetting(user)}
+                aria-label={`Reset link for ${user.username}`}
+              >
+                Reset link
+              </Button>
+              <Button
+                variant="ghost"
                 onClick={() => confirmDelete.ask(user)}
                 disabled={user.id === me.id}
                 title={user.id === me.id ? 'You cannot delete yourself here' : undefined}
@@ -161,6 +170,7 @@ function Users() {
           <UserEditForm key={editing.id} user={editing} onSaved={saved} onCancel={close} />
         )}
       </Dialog>
+      <ResetLinkDialog user={resetting} onClose={() => setResetting(null)} />
       {confirmDelete.dialog}
     </>
   );
