@@ -69,13 +69,13 @@ export function SignInForm() {
           autoComplete="current-password"
           {...field('password')}
         />
-        <p className="field-hint">
-          <Link href="/forgot-password">Forgot password?</Link>
-        </p>
         <Button type="submit" variant="primary" busy={busy} className="wide">
           {busy ? 'Signing in…' : 'Sign in'}
         </Button>
       </form>
+      <p className="muted">
+        <Link href="/forgot-password">Forgot password?</Link>
+      </p>
       <p className="muted">
         New here? <Link href={withNext('/sign-up', next)}>Create an account</Link>
       </p>
