@@ -9,6 +9,8 @@ import { defineConfig, devices } from '@playwright/test';
  */
 const API_PORT = Number(process.env.E2E_API_PORT ?? 4310);
 const WEB_PORT = Number(process.env.E2E_WEB_PORT ?? 3310);
+/** Where the specs read the mail the API sent (e2e/mailbox.mjs, started by e2e/start-api.mjs). */
+export const MAIL_PORT = Number(process.env.E2E_MAIL_PORT ?? 4311);
 export const ADMIN = { email: 'admin@e2e.test', password: 'e2e-admin-password' };
 
 // A phone with a touch screen, in Chromium (Playwright's Pixel 7 is a Chromium device already;
@@ -63,6 +65,15 @@ export default defineConfig({
         HOST: '127.0.0.1',
         ADMIN_EMAIL: ADMIN.email,
         ADMIN_PASSWORD: ADMIN.password,
+        E2E_MAIL_PORT: String(MAIL_PORT),
+        // Mailed links lead to this console.
+        CONSOLE_URL: `http://127.0.0.1:${WEB_PORT}`,
+        // Every spec signs up, asks for reset links and opens pages from 127.0.0.1: the API's
+        // limits per address would refuse the suite itself. The limits are tested in the API's
+        // own suites. The sign-in throttle keeps its defaults (security.spec.ts relies on them).
+        SIGNUPS_PER_ADDRESS_PER_HOUR: '0',
+        PASSWORD_RESETS_PER_QUARTER_HOUR: '1000',
+        RATE_LIMIT_ANONYMOUS_PER_MINUTE: '6000',
       },
     },
     {

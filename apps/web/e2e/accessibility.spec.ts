@@ -60,11 +60,21 @@ async function checkDialog(page: Page, button: string, name: string) {
   await expect(page.getByRole('dialog')).toBeHidden();
 }
 
-test('signed out: sign-in, also with its errors shown', async ({ page }) => {
+test('signed out: sign-in, also with its errors shown, and account recovery', async ({ page }) => {
   await page.goto('/sign-in');
   await check(page, 'sign-in');
   await page.getByRole('button', { name: 'Sign in' }).click();
   await check(page, 'sign-in with errors');
+  await page.goto('/forgot-password');
+  await check(page, 'forgot password');
+  await page.getByRole('button', { name: 'Send me a link' }).click();
+  await check(page, 'forgot password with errors');
+  await page.goto('/reset-password');
+  await check(page, 'reset page without a token');
+  // A token the page cannot tell from a real one until it is sent.
+  await page.goto('/reset-password#token=not-a-real-token');
+  await expect(page.getByLabel('New password')).toBeVisible();
+  await check(page, 'reset page');
 });
 
 test('admin: every page, dialogs open', async ({ page }) => {
@@ -86,6 +96,14 @@ test('admin: every page, dialogs open', async ({ page }) => {
   await page.goto('/users');
   await check(page, 'users');
   await checkDialog(page, 'New user', 'users');
+  await page
+    .getByRole('button', { name: /^Reset link for / })
+    .first()
+    .click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await check(page, 'users, dialog “Reset link” open');
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toBeHidden();
   await screenshot(page, 'a11y-admin-users');
 });
 

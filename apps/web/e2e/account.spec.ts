@@ -1,12 +1,12 @@
 import { expect, type Page, test } from '@playwright/test';
-import { apiCall, uniqueSuffix } from './api';
+import { API, apiCall, apiLogin, uniqueSuffix } from './api';
 import { seriousViolations } from './axe';
 import { followHeaderLink, signIn, signOut } from './steps';
 
 /**
- * One's own account: signing up (signed in at once), the password shown and hidden, and the
- * account page (a new name or email saved with the current password, a new password, a wrong
- * current password refused). Every spec shares one database: each test makes its own accounts
+ * One's own account: signing up (signed in at once; limits said, never cut), the password shown
+ * and hidden, and the account page (a new name saved without a password, a new email or password
+ * with the current one, a wrong current password refused beside its field). Every spec shares one database: each test makes its own accounts
  * (fresh emails), and ADMIN is never touched.
  */
 
@@ -82,6 +82,43 @@ test('a visitor signs up from the sign-in page and lands signed in on their star
   await expect(page.locator('.whoami-name')).toHaveText(lee.name);
 });
 
+test('a sign-up password of 129 characters or a name of 51 is refused in words, never cut', async ({
+  page,
+}) => {
+  const long = account('Long');
+  const password = 'p'.repeat(129);
+  const name = 'N'.repeat(51);
+  await page.goto('/sign-up');
+  const nameField = page.getByLabel('Name');
+  const passwordField = page.getByLabel('Password');
+  // The limits are said before anything is typed, and typing is never stopped at them.
+  await expect(nameField).toHaveAccessibleDescription(/Up to 50 characters/);
+  await expect(passwordField).toHaveAccessibleDescription(/8 to 128 characters/);
+  for (const field of [nameField, passwordField]) await expect(field).not.toHaveAttribute('maxlength');
+  await nameField.fill(name);
+  await page.getByLabel('Email').fill(long.email);
+  await passwordField.fill(password);
+  await expect(nameField).toHaveValue(name);
+  await expect(passwordField).toHaveValue(password);
+
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(nameField).toHaveAttribute('aria-invalid', 'true');
+  await expect(nameField).toHaveAccessibleDescription(/At most 50 characters/);
+  await expect(nameField).toBeFocused();
+  await expect(passwordField).toHaveAttribute('aria-invalid', 'true');
+  await expect(passwordField).toHaveAccessibleDescription(/At most 128 characters/);
+  await expect(passwordField).toHaveValue(password);
+  await expect(page).toHaveURL(/\/sign-up$/);
+
+  // Within the limits, the account is made with exactly what was typed.
+  await nameField.fill(long.name);
+  await passwordField.fill(password.slice(0, 128));
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page).toHaveURL(/\/playlists$/);
+  await signOut(page);
+  await signIn(page, { email: long.email, password: password.slice(0, 128) });
+});
+
 test('signing up with an email that has an account says so in words, with a way to sign in', async ({
   page,
 }) => {
@@ -136,7 +173,7 @@ test('the password is shown and hidden again with its toggle', async ({ page }) 
   await expect(password).toHaveAttribute('type', 'password');
 });
 
-test('my account: a new name is saved with the current password and shown in the shell', async ({ page }) => {
+test('my account: a new name is saved without any password and shown in the shell', async ({ page }) => {
   const rae = await signedUp('Rename');
   await signIn(page, rae);
   await openAccount(page);
@@ -149,24 +186,19 @@ test('my account: a new name is saved with the current password and shown in the
   expect(await seriousViolations(page), 'account').toEqual([]);
 
   const details = page.getByRole('form', { name: 'Name and email' });
+  const name = details.getByLabel('Name');
   const current = details.getByLabel('Current password');
-  const save = details.getByRole('button', { name: 'Save name and email' });
-  await expect(current).toHaveAccessibleDescription(/stays as it is/);
+  await expect(name).toHaveAccessibleDescription(/Up to 50 characters/);
+  await expect(current).toHaveAccessibleDescription(/only to change your email/);
+  await expect(current).not.toHaveAttribute('aria-required', 'true');
 
-  // Without the current password nothing is sent: the form asks for it.
   const renamed = `${rae.name} Renamed`;
-  await details.getByLabel('Name').fill(renamed);
-  await save.click();
-  await expect(current).toHaveAttribute('aria-invalid', 'true');
-  await expect(current).toBeFocused();
-  await expect(page.locator('.whoami-name')).toHaveText(rae.name);
-
-  await current.fill(rae.password);
-  await save.click();
-  await expect(details.getByRole('status')).toHaveText('Your name and email are saved.');
+  await name.fill(renamed);
+  await details.getByRole('button', { name: 'Save name and email' }).click();
+  await expect(details.getByRole('status')).toHaveText('Your name is saved.');
   await expect(page.locator('.whoami-name')).toHaveText(renamed);
   await expect(facts).toContainText(renamed);
-  await expect(current).toHaveValue('');
+  await expect(current).not.toHaveAttribute('aria-invalid', 'true');
 
   // Saved on the API, and the password is the one they had.
   await signOut(page);
@@ -174,20 +206,50 @@ test('my account: a new name is saved with the current password and shown in the
   await expect(page.locator('.whoami-name')).toHaveText(renamed);
 });
 
-test('my account: a wrong current password is refused in words and nothing changes', async ({ page }) => {
+test('my account: a new email needs the current password, and signs in from then on', async ({ page }) => {
+  const eve = await signedUp('Email');
+  const moved = `moved-${eve.email}`;
+  await signIn(page, eve);
+  await openAccount(page);
+  const details = page.getByRole('form', { name: 'Name and email' });
+  const current = details.getByLabel('Current password');
+  const save = details.getByRole('button', { name: 'Save name and email' });
+
+  // Without the current password nothing is sent: the form asks for it.
+  await details.getByLabel('Email').fill(moved);
+  await save.click();
+  await expect(current).toHaveAttribute('aria-invalid', 'true');
+  await expect(current).toHaveAccessibleDescription(/current password to change your email/);
+  await expect(current).toBeFocused();
+
+  await current.fill(eve.password);
+  await save.click();
+  await expect(details.getByRole('status')).toHaveText('Your email is saved.');
+  await expect(page.locator('.facts')).toContainText(moved);
+  await expect(current).toHaveValue('');
+
+  await signOut(page);
+  await signIn(page, { email: moved, password: eve.password });
+});
+
+test('my account: a wrong current password is refused beside its field and nothing changes', async ({
+  page,
+}) => {
   const wes = await signedUp('Wrong');
   await signIn(page, wes);
   await openAccount(page);
 
   const details = page.getByRole('form', { name: 'Name and email' });
   const current = details.getByLabel('Current password');
-  await details.getByLabel('Name').fill('Not Saved');
+  await details.getByLabel('Email').fill(`not-saved-${wes.email}`);
   await current.fill('not-my-password');
   await details.getByRole('button', { name: 'Save name and email' }).click();
+  // The API's 422 on currentPassword, beside the field.
   await expect(current).toHaveAttribute('aria-invalid', 'true');
-  await expect(current).toHaveAccessibleDescription(/This is not your current password/);
+  await expect(current).toHaveAccessibleDescription(/Does not match your current password/);
   await expect(current).toBeFocused();
   await expect(details.getByRole('status')).toHaveText('');
+  expect(await seriousViolations(page), 'account, wrong password').toEqual([]);
 
   const change = page.getByRole('form', { name: 'Change password' });
   await change.getByLabel('Current password').fill('still-not-it');
@@ -195,20 +257,24 @@ test('my account: a wrong current password is refused in words and nothing chang
   await change.getByLabel('Confirm new password').fill('a-new-password-1');
   await change.getByRole('button', { name: 'Change password' }).click();
   await expect(change.getByLabel('Current password')).toHaveAccessibleDescription(
-    /This is not your current password/,
+    /Does not match your current password/,
   );
+  await expect(change.getByLabel('Current password')).toBeFocused();
 
-  // Still signed in, as they were, with their name and their password.
+  // Still signed in, as they were, with their email and their password.
   await page.reload();
   await expect(page.getByRole('heading', { level: 1, name: 'My account' })).toBeVisible();
-  await expect(page.locator('.whoami-name')).toHaveText(wes.name);
+  await expect(page.locator('.facts')).toContainText(wes.email);
   await signOut(page);
   await signIn(page, wes);
 });
 
-test('my account: a new password, then signing in with it and not the old one', async ({ page }) => {
+test('my account: a new password signs out the other devices; only the new one signs in', async ({
+  page,
+}) => {
   const pia = await signedUp('Password');
   const newPassword = `${pia.password}-new`;
+  const elsewhere = await apiLogin(pia);
   await signIn(page, pia);
   await openAccount(page);
 
@@ -231,10 +297,12 @@ test('my account: a new password, then signing in with it and not the old one', 
   await confirm.fill(newPassword);
   await submit.click();
   await expect(change.getByRole('status')).toHaveText(
-    'Your password is changed. Use the new one when you next sign in.',
+    'Your password is changed. Your other devices were signed out; this one stays signed in.',
   );
   for (const field of [current, fresh, confirm]) await expect(field).toHaveValue('');
-  // The session goes on.
+  // The other session is over; this one goes on.
+  const other = await fetch(`${API}/auth/me`, { headers: { authorization: `Bearer ${elsewhere}` } });
+  expect(other.status).toBe(401);
   await page.reload();
   await expect(page.getByRole('heading', { level: 1, name: 'My account' })).toBeVisible();
   await expect(page.locator('.whoami-name')).toHaveText(pia.name);

@@ -4,7 +4,7 @@
  */
 export const API = `http://127.0.0.1:${process.env.E2E_API_PORT ?? 4310}/v1`;
 
-/** A call to `/v1`; throws with the answer's text on anything but 2xx. 204 resolves to undefined. */
+/** A call to `/v1`; throws with the answer's text on anything but 2xx. No body (204, 202): undefined. */
 export async function apiCall<T>(
   method: string,
   path: string,
@@ -17,7 +17,8 @@ export async function apiCall<T>(
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-  return (res.status === 204 ? undefined : await res.json()) as T;
+  const text = await res.text();
+  return (text === '' ? undefined : JSON.parse(text)) as T;
 }
 
 /** An access token for these credentials. */

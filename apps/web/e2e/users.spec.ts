@@ -1,12 +1,14 @@
 import { expect, type Page, test } from '@playwright/test';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import { ADMIN } from '../playwright.config';
+import { API, apiCall, apiLogin } from './api';
 import { cell, mainMenu, signIn, signOut } from './steps';
 
 /**
- * The Users screen: roles change without a password, an admin who demotes themselves is taken
- * out of the admin pages cleanly, the last admin's demotion is refused in words, and the list is
- * searched. Every spec shares one database: each test makes its own accounts (fresh emails), and
+ * The Users screen: roles and names change without a password (only what changed is sent), an
+ * admin's new password for a user signs them out everywhere, an admin who demotes themselves is
+ * taken out of the admin pages cleanly, the last admin's demotion is refused in words, and the
+ * list is searched. Every spec shares one database: each test makes its own accounts (fresh emails), and
  * the ADMIN account is never changed, since every later test signs in with it.
  */
 
@@ -32,6 +34,17 @@ async function makeUser(page: Page, user: Account, role: 'user' | 'artist' | 'ad
   expect(res.ok(), await res.text()).toBe(true);
 }
 
+/** The id of `user`'s account, asked of the API as ADMIN. */
+async function userIdOf(user: Account): Promise<string> {
+  const token = await apiLogin(ADMIN);
+  const found = await apiCall<{ data: { id: string; email: string }[] }>(
+    'GET',
+    `/users?search=${encodeURIComponent(user.email)}`,
+    token,
+  );
+  return found.data.find((u) => u.email === user.email)!.id;
+}
+
 /** The Users screen searched down to `user`'s row. */
 async function findRow(page: Page, user: Account) {
   await page.goto('/users');
@@ -45,24 +58,27 @@ async function findRow(page: Page, user: Account) {
   return row;
 }
 
-/** The /api/trpc procedures the page calls with POST (mutations), in order. */
-function mutationsOf(page: Page): string[] {
-  const calls: string[] = [];
+/** The /api/trpc procedures the page calls with POST (mutations), in order, with their input. */
+function mutationsOf(page: Page): { procedure: string; input: unknown }[] {
+  const calls: { procedure: string; input: unknown }[] = [];
   page.on('request', (request) => {
     const { pathname } = new URL(request.url());
     if (request.method() === 'POST' && pathname.startsWith('/api/trpc/')) {
-      calls.push(pathname.slice('/api/trpc/'.length));
+      calls.push({ procedure: pathname.slice('/api/trpc/'.length), input: request.postDataJSON() });
     }
   });
   return calls;
 }
 
-test('an admin changes a role and back without any password; a new name asks for one', async ({ page }) => {
+test('an admin changes a role and back, and renames a user, sending only what changed and no password', async ({
+  page,
+}) => {
   const lou = account('Listener');
   await signIn(page, ADMIN);
   await makeUser(page, lou, 'user');
   const row = await findRow(page, lou);
   await expect(row.getByText('Listener (user)', { exact: true })).toBeVisible();
+  const userId = await userIdOf(lou);
   const sent = mutationsOf(page);
 
   const edit = row.getByRole('button', { name: `Edit ${lou.name}` });
@@ -76,30 +92,63 @@ test('an admin changes a role and back without any password; a new name asks for
     await expect(row.getByText(role, { exact: true })).toBeVisible();
     await expect(edit).toBeFocused();
   }
-  // Only the role was sent, twice: no replace of the whole account.
-  expect(sent).toEqual(['users.setRole', 'users.setRole']);
+  expect(sent).toEqual([
+    { procedure: 'users.patch', input: { userId, role: 'artist' } },
+    { procedure: 'users.patch', input: { userId, role: 'user' } },
+  ]);
 
-  // A new name goes through the full replace, which takes a password: the form says so on the
-  // field, before sending anything.
+  // A new name needs no password: the field says it is optional, and only the name is sent.
+  const renamed = `${lou.name} Renamed`;
   await edit.click();
-  await dialog.getByLabel('Name').fill(`${lou.name} Renamed`);
-  await dialog.getByRole('button', { name: 'Save changes' }).click();
   const password = dialog.getByLabel('New password');
-  await expect(password).toHaveAttribute('aria-invalid', 'true');
-  await expect(password).toHaveAccessibleDescription(/Set a new password to save a new name or email\./);
-  await expect(password).toBeFocused();
-  expect(sent).toHaveLength(2);
-  await dialog.getByRole('button', { name: 'Cancel' }).click();
-  // The new name was not saved: the dialog asks before it is lost.
-  await dialog.getByRole('button', { name: 'Discard' }).click();
+  await expect(password).not.toHaveAttribute('aria-required', 'true');
+  await expect(password).toHaveAccessibleDescription(/Leave empty to keep the password/);
+  await expect(password).toHaveAccessibleDescription(/signs .* out everywhere/);
+  await expect(dialog.getByLabel('Name')).toHaveAccessibleDescription(/Up to 50 characters/);
+  await dialog.getByLabel('Name').fill(renamed);
+  await dialog.getByRole('button', { name: 'Save changes' }).click();
   await expect(dialog).toBeHidden();
-  await expect(edit).toBeFocused();
-  await expect(cell(row, 'Name')).toHaveText(lou.name);
+  await expect(page.locator('.toasts')).toContainText(`Saved “${renamed}”.`);
+  await expect(cell(row, 'Name')).toHaveText(renamed);
+  expect(sent[2]).toEqual({ procedure: 'users.patch', input: { userId, username: renamed } });
+  expect(sent).toHaveLength(3);
   await signOut(page);
 
   // The password is the one they had.
   await signIn(page, lou);
   await expect(page).toHaveURL(/\/playlists$/);
+  await expect(page.locator('.whoami-name')).toHaveText(renamed);
+});
+
+test('an admin sets a new password: the user is signed out everywhere and signs in with it', async ({
+  page,
+}) => {
+  const sam = account('Reset');
+  await signIn(page, ADMIN);
+  await makeUser(page, sam, 'user');
+  const elsewhere = await apiLogin(sam);
+  const row = await findRow(page, sam);
+  await row.getByRole('button', { name: `Edit ${sam.name}` }).click();
+  const dialog = page.getByRole('dialog', { name: `Edit ${sam.name}` });
+  const password = dialog.getByLabel('New password');
+
+  // Over the limit: typing is not cut, the form says why it refuses.
+  await password.fill('x'.repeat(129));
+  await expect(password).toHaveValue('x'.repeat(129));
+  await dialog.getByRole('button', { name: 'Save changes' }).click();
+  await expect(password).toHaveAttribute('aria-invalid', 'true');
+  await expect(password).toHaveAccessibleDescription(/At most 128 characters/);
+  await expect(password).toBeFocused();
+
+  const fresh = `${sam.password}-by-admin`;
+  await password.fill(fresh);
+  await dialog.getByRole('button', { name: 'Save changes' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.locator('.toasts')).toContainText('signed out everywhere');
+  const me = await fetch(`${API}/auth/me`, { headers: { authorization: `Bearer ${elsewhere}` } });
+  expect(me.status).toBe(401);
+  await signOut(page);
+  await signIn(page, { email: sam.email, password: fresh });
 });
 
 test('an admin who demotes themselves leaves the admin pages without an error', async ({ page }) => {
@@ -141,7 +190,7 @@ test('the last admin’s demotion is refused in words, the dialog open and focus
 }) => {
   // A real last admin would mean demoting ADMIN (every later spec signs in with it) and any admin
   // the other specs made. The API's refusal itself is covered below the browser (the procedure
-  // and HTTP tests of users.setRole); here, the console's handling of it. The call is answered
+  // and HTTP tests of users.patch); here, the console's handling of it. The call is answered
   // as the API answers it on /trpc, and the Next route (src/app/api/trpc/[trpc]/route.ts) passes
   // the API's status and body through untouched: a non-batched tRPC error envelope
   // `{ error: { message, code, data } }` from the API's one formatter (rpcErrorShape in
@@ -154,9 +203,9 @@ test('the last admin’s demotion is refused in words, the dialog open and focus
   await signOut(page);
   await signIn(page, cleo);
 
-  const isSetRole = (url: URL) => url.pathname === '/api/trpc/users.setRole';
+  const isPatch = (url: URL) => url.pathname === '/api/trpc/users.patch';
   let answered = 0;
-  await page.route(isSetRole, async (route) => {
+  await page.route(isPatch, async (route) => {
     answered += 1;
     await route.fulfill({
       status: 409,
@@ -165,7 +214,7 @@ test('the last admin’s demotion is refused in words, the dialog open and focus
         error: {
           message: 'This is the last admin: make another user an admin first, there must always be one',
           code: TRPC_ERROR_CODES_BY_KEY.CONFLICT,
-          data: { code: 'CONFLICT', httpStatus: 409, path: 'users.setRole' },
+          data: { code: 'CONFLICT', httpStatus: 409, path: 'users.patch' },
         },
       }),
     });
@@ -186,7 +235,7 @@ test('the last admin’s demotion is refused in words, the dialog open and focus
   // The console still takes them for an admin, on the same page.
   await expect(page).toHaveURL(/\/users(\?|$)/);
   await expect(page.locator('.whoami .badge')).toHaveText('Admin');
-  await page.unroute(isSetRole);
+  await page.unroute(isPatch);
 
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   // The refused role is still chosen in the form, unsaved: the dialog asks before it is lost.

@@ -19,7 +19,7 @@ describe('proxy: the policy on every answer', () => {
   });
 
   it('covers the pages open to everyone and the redirect to sign-in', () => {
-    for (const path of ['/sign-in', '/sign-up', '/no-such-page']) {
+    for (const path of ['/sign-in', '/sign-up', '/forgot-password', '/reset-password', '/no-such-page']) {
       const res = get(`http://console.test${path}`, path === '/no-such-page' ? SIGNED_IN : {});
       expect(res.headers.get('location'), path).toBeNull();
       expect(res.headers.get('content-security-policy'), path).toContain("script-src 'self' 'nonce-");

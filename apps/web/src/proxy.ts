@@ -6,8 +6,11 @@ import {
   STRICT_TRANSPORT_SECURITY,
 } from '@/server/security-headers';
 
-/** Where a visitor without a session may go: sign-in, sign-up, the console's API routes, assets. */
-const OPEN = /^\/(api\/|_next\/|sign-in|sign-up|favicon\.ico|icon\.svg)/;
+/**
+ * Where a visitor without a session may go: sign-in, sign-up, account recovery (asking for a
+ * reset link, and the page the link opens), the console's API routes, assets.
+ */
+const OPEN = /^\/(api\/|_next\/|sign-in|sign-up|forgot-password|reset-password|favicon\.ico|icon\.svg)/;
 
 /**
  * Every answer but Next's static assets passes here. Each gets a Content-Security-Policy with a

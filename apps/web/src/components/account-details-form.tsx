@@ -1,49 +1,68 @@
 'use client';
 
-import { updateUserInput } from '@music/api-router/schemas';
+import { emailSchema, patchUserInput, usernameSchema } from '@music/api-router/schemas';
 import { type FormEvent, useId, useState } from 'react';
 import {
-  checkPassword,
+  accountProblem,
+  NAME_RULE,
   type Problem,
   ProblemNotice,
   SuccessStatus,
-  WRONG_PASSWORD,
 } from '@/components/account-form';
 import { PasswordInput } from '@/components/password-input';
 import { useRefreshMe } from '@/components/session';
 import { Button, RequiredNote, TextInput } from '@/components/ui';
-import { describeError, toProblem } from '@/lib/errors';
+import { toProblem } from '@/lib/errors';
 import { useFocusFirstInvalid, useForm } from '@/lib/form';
 import { trpc, type User } from '@/lib/trpc';
 import { useUnsavedWarning } from '@/lib/unsaved';
+import { changedFields, needsCurrentPassword } from '@/lib/user-changes';
 
 /**
- * Your own account is saved through the API's full replace (PUT /users/{id}), which takes a
- * password with the name and the email: here the current one, sent as it is. The role is left
- * out, so it stays what it is.
+ * The form's fields as `users.patch` takes them: a name and an email an account may have, and the
+ * current password, which only a new email needs (the API's rule: a stolen session alone must not
+ * move the account to another mailbox).
  */
-const detailsInput = updateUserInput.omit({ role: true });
+const detailsSchema = patchUserInput
+  .pick({ currentPassword: true })
+  .extend({ username: usernameSchema, email: emailSchema });
 
-const NOUNS = { username: 'your name', email: 'your email address', password: 'your current password' };
+const NOUNS = {
+  username: 'your name',
+  email: 'your email address',
+  currentPassword: 'your current password',
+};
 
-const PASSWORD_HINT =
-  'Your password confirms the change and stays as it is. To change it, use “Change password” below.';
+const CURRENT_HINT = 'Needed only to change your email: a new name needs none.';
+const CURRENT_NEEDED = 'Enter your current password to change your email';
 
-/** The signed-in user's name and email, saved with their current password. */
+type Values = { username: string; email: string; currentPassword: string };
+
+/** What the schema checks: the current password only when one is typed. */
+const payload = ({ currentPassword, ...rest }: Values) => ({
+  ...rest,
+  ...(currentPassword === '' ? {} : { currentPassword }),
+});
+
+function savedWords(changes: { username?: string; email?: string }): string {
+  if (changes.username !== undefined && changes.email !== undefined) return 'Your name and email are saved.';
+  return changes.email !== undefined ? 'Your email is saved.' : 'Your name is saved.';
+}
+
+/** The signed-in user's name and email: only what changed is sent, a new email with their password. */
 export function AccountDetailsForm({ user }: { user: User }) {
   const heading = useId();
   const refreshMe = useRefreshMe();
-  const update = trpc.users.update.useMutation();
-  // The last refusal of the replace, whose 422 field errors show beside the fields.
+  const patch = trpc.users.patch.useMutation();
+  // The last refusal, whose 422 field errors (a wrong current password) show beside the fields.
   const [failure, setFailure] = useState<unknown>(null);
   const { values, setValues, field, check, setFields } = useForm(
-    { username: user.username, email: user.email, password: '' },
+    { username: user.username, email: user.email, currentPassword: '' },
     failure,
-    { schema: detailsInput, payload: (v) => ({ userId: user.id, ...v }), nouns: NOUNS },
+    { schema: detailsSchema, payload, nouns: NOUNS },
   );
   const [problem, setProblem] = useState<Problem | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
   const invalid = useFocusFirstInvalid<HTMLFormElement>();
   // The current password only confirms: unsaved edits are a name or an email not yet saved.
   useUnsavedWarning(values.username !== user.username || values.email !== user.email);
@@ -53,39 +72,35 @@ export function AccountDetailsForm({ user }: { user: User }) {
     setProblem(null);
     setFailure(null);
     setSaved(null);
-    const input = check(detailsInput, { userId: user.id, ...values });
+    const input = check(detailsSchema, payload(values));
     if (!input) return invalid.failed();
-    setPending(true);
-    try {
-      const current = await checkPassword(user.email, input.password, {
-        wrong: () => {
-          setFields({ password: WRONG_PASSWORD });
-          invalid.failed();
-        },
-        problem: setProblem,
-      });
-      if (!current) return;
-      let fresh: User;
-      try {
-        fresh = await update.mutateAsync(input);
-      } catch (error) {
-        const refusal = toProblem(error);
-        if (refusal.code === 'CONFLICT') {
-          setFields({ email: 'Another account has this email address' });
-          invalid.failed();
-          return;
-        }
-        setFailure(error);
-        setProblem({ words: describeError(error) });
-        if (Object.keys(refusal.fields).length > 0) invalid.failed();
-        return;
-      }
-      setValues({ username: fresh.username, email: fresh.email, password: '' });
-      setSaved('Your name and email are saved.');
-      await refreshMe(fresh);
-    } finally {
-      setPending(false);
+    const changes = changedFields(user, input);
+    if (Object.keys(changes).length === 0) {
+      setSaved('Nothing to save: your name and email are as they were.');
+      return;
     }
+    const needed = needsCurrentPassword(changes, true);
+    if (needed && input.currentPassword === undefined) {
+      setFields({ currentPassword: CURRENT_NEEDED });
+      return invalid.failed();
+    }
+    let fresh: User;
+    try {
+      fresh = await patch.mutateAsync({
+        userId: user.id,
+        ...changes,
+        ...(needed ? { currentPassword: input.currentPassword } : {}),
+      });
+    } catch (error) {
+      const refusal = toProblem(error);
+      if (refusal.code === 'CONFLICT') setFields({ email: 'Another account has this email address' });
+      else if (Object.keys(refusal.fields).length > 0) setFailure(error);
+      else setProblem(accountProblem(error));
+      return invalid.failed();
+    }
+    setValues({ username: fresh.username, email: fresh.email, currentPassword: '' });
+    setSaved(savedWords(changes));
+    await refreshMe(fresh);
   }
 
   return (
@@ -94,17 +109,17 @@ export function AccountDetailsForm({ user }: { user: User }) {
       <form ref={invalid.ref} aria-labelledby={heading} onSubmit={save} noValidate>
         <ProblemNotice problem={problem} />
         <RequiredNote />
-        <TextInput label="Name" name="username" autoComplete="name" {...field('username')} />
+        <TextInput label="Name" name="username" autoComplete="name" hint={NAME_RULE} {...field('username')} />
         <TextInput label="Email" name="email" type="email" autoComplete="email" {...field('email')} />
         <PasswordInput
           label="Current password"
-          name="password"
+          name="currentPassword"
           autoComplete="current-password"
-          hint={PASSWORD_HINT}
-          {...field('password')}
+          hint={CURRENT_HINT}
+          {...field('currentPassword')}
         />
         <SuccessStatus message={saved} />
-        <Button type="submit" variant="primary" busy={pending}>
+        <Button type="submit" variant="primary" busy={patch.isPending}>
           Save name and email
         </Button>
       </form>

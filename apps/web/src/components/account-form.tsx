@@ -1,18 +1,56 @@
 'use client';
 
-import { type FieldError, passwordSchema } from '@music/api-router/schemas';
+import { type FieldError, passwordSchema, usernameSchema } from '@music/api-router/schemas';
 import Link from 'next/link';
-import type { User } from '@/lib/trpc';
+import { useEffect, useRef } from 'react';
+import { describeError, toProblem, tryAgainAfter } from '@/lib/errors';
 import { messageInWords } from '@/lib/validation-words';
 
 /**
- * What the forms about one's own account share: sign-up, sign-in and the account page. They talk
- * to the console's session routes with fetch (the tokens never reach the page), so they read the
- * `/v1` error body those answer with, not a tRPC error.
+ * What the forms about an account share: sign-up, sign-in, recovery, the account page and the
+ * admin's user dialogs. Sign-up and sign-in talk to the console's session routes with fetch (the
+ * tokens never reach the page), so they read the `/v1` error body those answer with, not a tRPC
+ * error.
  */
 
-/** The password rule, as the procedures' schema declares it. */
+/** The password rule, as the procedures' schema declares it: said before anything is typed. */
 export const PASSWORD_RULE = `${passwordSchema.minLength} to ${passwordSchema.maxLength} characters`;
+
+/** The name's limit, as the procedures' schema declares it (past it, "At most 50 characters"). */
+export const NAME_RULE = `Up to ${usernameSchema.maxLength} characters`;
+
+/**
+ * What a request for a reset link answers, whatever the email: the API never says whether it has
+ * an account (that would tell anyone which emails do).
+ */
+export const RESET_MAIL_SENT =
+  'If an account has this email, we have sent it a link to choose a new password. It works for 30 minutes.';
+
+/**
+ * Why a request for a reset link was refused, in words (a 429 with when to try again); null when
+ * there is none, or when its field errors say it beside the field.
+ */
+export function resetRequestProblem(error: unknown): Problem | null {
+  if (!error) return null;
+  const problem = toProblem(error);
+  if (problem.code === 'TOO_MANY_REQUESTS') {
+    return { words: `Too many requests for a reset link. ${tryAgainAfter(problem.retryAfter)}` };
+  }
+  if (problem.code === 'VALIDATION_FAILED' && Object.keys(problem.fields).length > 0) return null;
+  return { words: describeError(error) };
+}
+
+/**
+ * A refusal of a change to one's own account, in words: a wrong current password, too often, is
+ * the sign-in throttle's 429 (the API counts it as a failed sign-in).
+ */
+export function accountProblem(error: unknown): Problem {
+  const problem = toProblem(error);
+  if (problem.code === 'TOO_MANY_REQUESTS') {
+    return { words: `Too many wrong passwords. ${tryAgainAfter(problem.retryAfter)}` };
+  }
+  return { words: describeError(error) };
+}
 
 /** The API's 422 `errors[]` as field errors in words (field name -> sentence). */
 export function fieldsOf(errors: FieldError[] | undefined): Record<string, string> {
@@ -27,11 +65,28 @@ export interface Problem {
   link?: { href: string; label: string };
 }
 
-/** The refusal above a form's fields, announced when it appears. */
-export function ProblemNotice({ problem }: { problem: Problem | null }) {
+/**
+ * The element takes the focus when `shown` turns true: a message that replaces the form it ends
+ * (its submit button gone), so the focus does not drop to <body>, where a keyboard user would
+ * start over.
+ */
+function useFocusWhen<E extends HTMLElement>(shown: boolean) {
+  const ref = useRef<E>(null);
+  useEffect(() => {
+    if (shown) ref.current?.focus();
+  }, [shown]);
+  return ref;
+}
+
+/**
+ * The refusal above a form's fields, announced when it appears. With `focus`, it also takes the
+ * focus (when it replaces the form).
+ */
+export function ProblemNotice({ problem, focus = false }: { problem: Problem | null; focus?: boolean }) {
+  const ref = useFocusWhen<HTMLDivElement>(focus && problem !== null);
   if (!problem) return null;
   return (
-    <div className="notice notice-error" role="alert">
+    <div className="notice notice-error" role="alert" ref={ref} tabIndex={focus ? -1 : undefined}>
       {problem.words}
       {problem.link && (
         <>
@@ -45,16 +100,26 @@ export function ProblemNotice({ problem }: { problem: Problem | null }) {
 
 /**
  * What a form says it has done. The live region is there before its message, so screen readers
- * announce the message when it appears (a region rendered with its text may go unheard).
+ * announce the message when it appears (a region rendered with its text may go unheard). With
+ * `focus`, the message also takes the focus (when it replaces the form).
  */
-export function SuccessStatus({ message }: { message: string | null }) {
-  return <div role="status">{message && <p className="notice notice-success">{message}</p>}</div>;
+export function SuccessStatus({ message, focus = false }: { message: string | null; focus?: boolean }) {
+  const ref = useFocusWhen<HTMLParagraphElement>(focus && message !== null);
+  return (
+    <div role="status">
+      {message && (
+        <p className="notice notice-success" ref={ref} tabIndex={focus ? -1 : undefined}>
+          {message}
+        </p>
+      )}
+    </div>
+  );
 }
 
 /** "Try again in …", from an answer's Retry-After (seconds). */
 export function tryAgainIn(res: Response): string {
-  const wait = Number(res.headers.get('retry-after'));
-  return `Try again in ${Number.isFinite(wait) && wait > 0 ? `${Math.ceil(wait / 60)} minute(s)` : 'a few minutes'}.`;
+  const wait = res.headers.get('retry-after');
+  return tryAgainAfter(wait === null ? undefined : Number(wait));
 }
 
 export const CONSOLE_UNREACHABLE = 'The console cannot be reached. Check your connection and try again.';
@@ -63,51 +128,3 @@ export const CONSOLE_UNREACHABLE = 'The console cannot be reached. Check your co
 export function withNext(path: string, next: string): string {
   return next === '/' ? path : `${path}?next=${encodeURIComponent(next)}`;
 }
-
-/** Where a form shows why a password check stopped a change. */
-export interface PasswordRefusal {
-  /** The password was not theirs: mark the field (WRONG_PASSWORD) and focus it. */
-  wrong(): void;
-  /** Anything else (throttled, unreachable), above the form. */
-  problem(problem: Problem): void;
-}
-
-/**
- * Checks the signed-in user's password before a change to their account. The API replaces an
- * account with whatever password it is sent (PUT /users/{id} asks for no current one), so a
- * mistyped "current" password would quietly become the new one. The console asks the API the
- * one way it can, by signing in with it (POST /api/session): a wrong one is the sign-in's 401,
- * throttled like any failed sign-in; a right one renews the session (the old one is ended).
- * Resolves to the account as it is now, or to null once `refusal` has been told why not.
- */
-export async function checkPassword(
-  email: string,
-  password: string,
-  refusal: PasswordRefusal,
-): Promise<User | null> {
-  let res: Response;
-  try {
-    res = await fetch('/api/session', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email, password }),
-    });
-  } catch {
-    refusal.problem({ words: CONSOLE_UNREACHABLE });
-    return null;
-  }
-  const body = (await res.json().catch(() => ({}))) as { user?: User; message?: string };
-  if (res.ok && body.user) return body.user;
-  if (res.status === 401) refusal.wrong();
-  else {
-    refusal.problem({
-      words:
-        res.status === 429
-          ? `Too many wrong passwords. ${tryAgainIn(res)}`
-          : (body.message ?? 'Your password could not be checked. Try again shortly.'),
-    });
-  }
-  return null;
-}
-
-export const WRONG_PASSWORD = 'This is not your current password';

@@ -1,38 +1,36 @@
 'use client';
 
-import { loginInput, passwordSchema, updateUserInput } from '@music/api-router/schemas';
+import { passwordSchema, patchUserInput } from '@music/api-router/schemas';
 import { type FormEvent, useId, useState } from 'react';
 import { z } from 'zod';
 import {
-  checkPassword,
+  accountProblem,
   PASSWORD_RULE,
   type Problem,
   ProblemNotice,
   SuccessStatus,
-  WRONG_PASSWORD,
 } from '@/components/account-form';
 import { PasswordInput } from '@/components/password-input';
-import { useRefreshMe } from '@/components/session';
 import { Button, RequiredNote } from '@/components/ui';
-import { describeError } from '@/lib/errors';
+import { toProblem } from '@/lib/errors';
 import { useFocusFirstInvalid, useForm } from '@/lib/form';
 import { trpc, type User } from '@/lib/trpc';
 import { differs, useUnsavedWarning } from '@/lib/unsaved';
 
 /**
- * The form's fields: the current password as sign-in takes it, the new one by the account's
- * rule, and the new one again.
+ * The form's fields: the current password as `users.patch` takes it (the API checks it, as a
+ * sign-in), the new one by the account's rule, and the new one again.
  */
 const passwordChange = z.strictObject({
-  current: loginInput.shape.password,
+  currentPassword: patchUserInput.shape.currentPassword.unwrap(),
   password: passwordSchema,
   confirm: z.string().min(1),
 });
 
-type Values = { current: string; password: string; confirm: string };
+type Values = { currentPassword: string; password: string; confirm: string };
 
 const NOUNS = {
-  current: 'your current password',
+  currentPassword: 'your current password',
   password: 'a new password',
   confirm: 'the new password again',
 };
@@ -40,7 +38,7 @@ const NOUNS = {
 /** What the schema cannot see: how the three passwords stand to each other. */
 function refine(values: Values): Record<string, string> {
   const errors: Record<string, string> = {};
-  if (values.password !== '' && values.password === values.current) {
+  if (values.password !== '' && values.password === values.currentPassword) {
     errors.password = 'The new password is the same as the current one';
   }
   if (values.confirm !== '' && values.confirm !== values.password) {
@@ -49,66 +47,49 @@ function refine(values: Values): Record<string, string> {
   return errors;
 }
 
-const EMPTY: Values = { current: '', password: '', confirm: '' };
+const EMPTY: Values = { currentPassword: '', password: '', confirm: '' };
 
-/** A new password for the signed-in user: their current one, then the new one twice. */
+const CHANGED = 'Your password is changed. Your other devices were signed out; this one stays signed in.';
+
+/**
+ * A new password for the signed-in user: their current one, then the new one twice. The API ends
+ * every other session of the account; this one goes on.
+ */
 export function AccountPasswordForm({ user }: { user: User }) {
   const heading = useId();
-  const refreshMe = useRefreshMe();
-  const update = trpc.users.update.useMutation();
-  const { values, setValues, field, check, setFields } = useForm(EMPTY, null, {
+  const patch = trpc.users.patch.useMutation();
+  // The last refusal, whose 422 field errors (a wrong current password) show beside the fields.
+  const [failure, setFailure] = useState<unknown>(null);
+  const { values, setValues, field, check } = useForm(EMPTY, failure, {
     schema: passwordChange,
     nouns: NOUNS,
     refine,
   });
   const [problem, setProblem] = useState<Problem | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
   const invalid = useFocusFirstInvalid<HTMLFormElement>();
   useUnsavedWarning(differs(values, EMPTY));
 
   async function save(event: FormEvent) {
     event.preventDefault();
     setProblem(null);
+    setFailure(null);
     setSaved(null);
     const input = check(passwordChange, values);
     if (!input) return invalid.failed();
-    setPending(true);
     try {
-      const current = await checkPassword(user.email, input.current, {
-        wrong: () => {
-          setFields({ current: WRONG_PASSWORD });
-          invalid.failed();
-        },
-        problem: setProblem,
-      });
-      if (!current) return;
-      // The account as the API has it now (the sign-in's answer): the replace keeps a name or an
-      // email changed meanwhile, in another tab or by an admin.
-      const { username, email } = current;
-      const replace = updateUserInput.safeParse({
+      await patch.mutateAsync({
         userId: user.id,
-        username,
-        email,
         password: input.password,
+        currentPassword: input.currentPassword,
       });
-      if (!replace.success) {
-        setProblem({ words: 'Your account could not be read. Reload the page and try again.' });
-        return;
-      }
-      let fresh: User;
-      try {
-        fresh = await update.mutateAsync(replace.data);
-      } catch (error) {
-        setProblem({ words: describeError(error) });
-        return;
-      }
-      setValues(EMPTY);
-      setSaved('Your password is changed. Use the new one when you next sign in.');
-      await refreshMe(fresh);
-    } finally {
-      setPending(false);
+    } catch (error) {
+      if (Object.keys(toProblem(error).fields).length > 0) setFailure(error);
+      else setProblem(accountProblem(error));
+      return invalid.failed();
     }
+    setValues(EMPTY);
+    setSaved(CHANGED);
   }
 
   return (
@@ -121,15 +102,15 @@ export function AccountPasswordForm({ user }: { user: User }) {
         <input type="email" name="username" autoComplete="username" value={user.email} readOnly hidden />
         <PasswordInput
           label="Current password"
-          name="current"
+          name="currentPassword"
           autoComplete="current-password"
-          {...field('current')}
+          {...field('currentPassword')}
         />
         <PasswordInput
           label="New password"
           name="password"
           autoComplete="new-password"
-          hint={PASSWORD_RULE}
+          hint={`${PASSWORD_RULE}. Your other devices are signed out when it changes.`}
           {...field('password')}
         />
         <PasswordInput
@@ -139,7 +120,7 @@ export function AccountPasswordForm({ user }: { user: User }) {
           {...field('confirm')}
         />
         <SuccessStatus message={saved} />
-        <Button type="submit" variant="primary" busy={pending}>
+        <Button type="submit" variant="primary" busy={patch.isPending}>
           Change password
         </Button>
       </form>

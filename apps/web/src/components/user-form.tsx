@@ -1,8 +1,10 @@
 'use client';
 
-import { createUserInput, updateUserInput } from '@music/api-router/schemas';
+import { createUserInput, emailSchema, patchUserInput, usernameSchema } from '@music/api-router/schemas';
 import { useState } from 'react';
+import { accountProblem, NAME_RULE, PASSWORD_RULE } from '@/components/account-form';
 import { DialogForm, type RecordFormProps } from '@/components/dialog-form';
+import { PasswordInput } from '@/components/password-input';
 import { useMe } from '@/components/session';
 import { doneMessage, useToast } from '@/components/toast';
 import { Select, TextInput } from '@/components/ui';
@@ -10,6 +12,7 @@ import { toProblem } from '@/lib/errors';
 import { useForm } from '@/lib/form';
 import { type Role, trpc, type User } from '@/lib/trpc';
 import { differs, useDirty } from '@/lib/unsaved';
+import { type AccountChanges, changedFields, needsCurrentPassword } from '@/lib/user-changes';
 
 export const ROLES: Role[] = ['user', 'artist', 'admin'];
 export const ROLE_LABEL: Record<Role, string> = { user: 'Listener (user)', artist: 'Artist', admin: 'Admin' };
@@ -23,21 +26,22 @@ export function RoleOptions() {
 }
 
 /**
- * What an edit may send besides the role: the replace procedure's own schema, but the role (that
- * goes through `users.setRole`) and with the password optional (empty: unchanged).
+ * The edit's fields as `users.patch` takes them, but the name and the email, which an account
+ * always has (the form shows them, so they cannot be left empty).
  */
-const detailsInput = updateUserInput.omit({ role: true }).partial({ password: true });
+const editSchema = patchUserInput.extend({ username: usernameSchema, email: emailSchema });
 
-// The API has no partial update of a user (PATCH /users/{id} is 405 by contract): a new name or
-// email goes through the full replace, which takes a password. A role change never needs one.
-const PASSWORD_HINT =
-  'Leave empty to keep the current password. A role change needs none; a new name or email is ' +
-  'saved only with a new password (8 to 128 characters): tell the user.';
-const PASSWORD_NEEDED = 'Set a new password to save a new name or email.';
 const LAST_ADMIN = 'You are the only admin: make someone else an admin first.';
+const EMAIL_TAKEN = 'Another account has this email address';
+const CURRENT_NEEDED = 'Enter your current password to change your own email or password';
 
 /** What each field holds, for the sentence that asks for it ("Enter a name"). */
-const NOUNS = { username: 'a name', email: 'an email address', password: 'a password' };
+const NOUNS = {
+  username: 'a name',
+  email: 'an email address',
+  password: 'a password',
+  currentPassword: 'your current password',
+};
 
 /** A new account with any role (admin only for roles other than `user`; the API checks). */
 export function UserCreateForm({ onSaved, onCancel }: RecordFormProps<User>) {
@@ -67,14 +71,13 @@ export function UserCreateForm({ onSaved, onCancel }: RecordFormProps<User>) {
       onCancel={onCancel}
       requiredNote
     >
-      <TextInput label="Name" autoComplete="off" {...field('username')} />
+      <TextInput label="Name" autoComplete="off" hint={NAME_RULE} {...field('username')} />
       <TextInput label="Email" type="email" autoComplete="off" {...field('email')} />
-      <TextInput
+      <PasswordInput
         label="Password"
-        type="password"
         autoComplete="new-password"
+        hint={PASSWORD_RULE}
         {...field('password')}
-        hint="8 to 128 characters"
       />
       <Select label="Role" {...field('role')}>
         <RoleOptions />
@@ -83,118 +86,135 @@ export function UserCreateForm({ onSaved, onCancel }: RecordFormProps<User>) {
   );
 }
 
+type EditValues = { username: string; email: string; password: string; currentPassword: string; role: Role };
+
+/** The password field's hint: that it is optional, its rule, and whom a new one signs out. */
+function passwordHint(user: User, self: boolean): string {
+  const whom = self ? 'you out on your other devices' : `${user.username} out everywhere`;
+  return `Leave empty to keep the password. A new one (${PASSWORD_RULE}) signs ${whom}.`;
+}
+
+/** The confirmation: a new password also ended sessions, which the user may need to hear of. */
+function savedMessage(user: User, changes: AccountChanges, self: boolean): string {
+  const done = doneMessage('Saved', user);
+  if (changes.password === undefined) return done;
+  return self
+    ? `${done} Your other devices were signed out.`
+    : `${done} They are signed out everywhere and sign in with the new password.`;
+}
+
 /**
- * Edit an account, sending only what changed: the role through `users.setRole` (it needs no
- * password), a new name, email or password through the replace. The role goes first, so the
- * API's refusal to demote the last admin leaves everything as it was. `onWritten` hears of each
- * write that succeeded (the role may be saved and the details then refused); `onSaved` of the
- * end of the edit.
+ * Edit an account through `users.patch`, sending only what changed: a role or a new name needs no
+ * password; a new password (optional) signs the user out everywhere. Your own email or password
+ * also needs your current password, as on your account page. One call, so a refusal (the last
+ * admin's demotion) leaves everything as it was.
  */
-export function UserEditForm({
-  user,
-  onWritten,
-  onSaved,
-  onCancel,
-}: RecordFormProps<User> & { user: User; onWritten: (user: User) => void }) {
+export function UserEditForm({ user, onSaved, onCancel }: RecordFormProps<User> & { user: User }) {
   const me = useMe();
+  const self = user.id === me.id;
   const notify = useToast();
-  const setRole = trpc.users.setRole.useMutation();
-  const update = trpc.users.update.useMutation();
+  const patch = trpc.users.patch.useMutation();
   // The account as the API holds it after this form's last write: what "changed" is measured against.
   const [saved, setSaved] = useState(user);
   const [failure, setFailure] = useState<{ error: unknown; words?: string } | null>(null);
-  const [pending, setPending] = useState(false);
-  // What the replace is sent besides the role (a password only when one is typed).
-  const detailsOf = (v: { username: string; email: string; password: string }) => ({
+  // What the schema checks: the passwords only when typed.
+  const payload = ({ password, currentPassword, ...rest }: EditValues) => ({
     userId: user.id,
-    username: v.username,
-    email: v.email,
-    ...(v.password === '' ? {} : { password: v.password }),
+    ...rest,
+    ...(password === '' ? {} : { password }),
+    ...(currentPassword === '' ? {} : { currentPassword }),
   });
-  const { values, field, check, setFields } = useForm(
-    { username: user.username, email: user.email, password: '', role: user.role },
-    failure?.error,
-    { schema: detailsInput, payload: detailsOf, nouns: NOUNS },
-  );
+  const initial: EditValues = {
+    username: user.username,
+    email: user.email,
+    password: '',
+    currentPassword: '',
+    role: user.role,
+  };
+  const { values, field, check, setFields } = useForm(initial, failure?.error, {
+    schema: editSchema,
+    payload,
+    nouns: NOUNS,
+  });
 
   /** Saves what changed; false when the form refused what was typed (DialogForm focuses it). */
   async function save(): Promise<boolean> {
-    const details = check(detailsInput, detailsOf(values));
-    if (!details) return false;
-    const detailsChanged =
-      details.username !== saved.username || details.email !== saved.email || details.password !== undefined;
-    const roleChanged = values.role !== saved.role;
-    if (detailsChanged && details.password === undefined) {
-      setFields({ password: PASSWORD_NEEDED });
-      return false;
-    }
-    if (!roleChanged && !detailsChanged) {
+    const input = check(editSchema, payload(values));
+    if (!input) return false;
+    const changes = changedFields(saved, input);
+    if (Object.keys(changes).length === 0) {
       onSaved(saved);
       return true;
     }
-
-    setFailure(null);
-    setPending(true);
-    let current = saved;
-    try {
-      if (roleChanged) {
-        try {
-          current = await setRole.mutateAsync({ userId: user.id, role: values.role });
-        } catch (error) {
-          // Only the last admin's own demotion can leave no admin: whoever else is demoted, the
-          // caller stays one.
-          const lastAdmin = toProblem(error).code === 'CONFLICT' && user.id === me.id;
-          setFailure(lastAdmin ? { error, words: LAST_ADMIN } : { error });
-          return true;
-        }
-        setSaved(current);
-        onWritten(current);
-      }
-      if (details.password !== undefined) {
-        try {
-          current = await update.mutateAsync({ ...details, password: details.password });
-        } catch (error) {
-          if (roleChanged) notify(`Saved the role of “${current.username}”; the rest was not saved.`);
-          setFailure({ error });
-          return true;
-        }
-        setSaved(current);
-        onWritten(current);
-      }
-      setFields({});
-      notify(doneMessage('Saved', current));
-      onSaved(current);
-      return true;
-    } finally {
-      setPending(false);
+    const needed = needsCurrentPassword(changes, self);
+    if (needed && input.currentPassword === undefined) {
+      setFields({ currentPassword: CURRENT_NEEDED });
+      return false;
     }
+    setFailure(null);
+    let fresh: User;
+    try {
+      fresh = await patch.mutateAsync({
+        userId: user.id,
+        ...changes,
+        ...(needed ? { currentPassword: input.currentPassword } : {}),
+      });
+    } catch (error) {
+      const problem = toProblem(error);
+      // A conflict is the last admin's demotion (only your own can leave no admin) or a taken email.
+      const demotesSelf = self && changes.role !== undefined && saved.role === 'admin';
+      if (problem.code === 'CONFLICT' && changes.email !== undefined && !demotesSelf) {
+        setFields({ email: EMAIL_TAKEN });
+        return false;
+      }
+      if (problem.code === 'CONFLICT' && demotesSelf && changes.email === undefined) {
+        setFailure({ error, words: LAST_ADMIN });
+      } else if (problem.code === 'TOO_MANY_REQUESTS') {
+        setFailure({ error, words: accountProblem(error).words });
+      } else setFailure({ error });
+      return true;
+    }
+    setSaved(fresh);
+    setFields({});
+    notify(savedMessage(fresh, changes, self));
+    onSaved(fresh);
+    return true;
   }
 
   // Unsaved: anything differs from the account as last saved (a typed password always does).
-  const dirty = differs(
-    { username: values.username, email: values.email, password: values.password, role: values.role },
-    { username: saved.username, email: saved.email, password: '', role: saved.role },
-  );
+  const dirty = differs(values, {
+    ...initial,
+    username: saved.username,
+    email: saved.email,
+    role: saved.role,
+  });
 
   return (
     <DialogForm
       onSubmit={save}
       dirty={dirty}
       // The refusal in this form's words when it has them (the last admin), else the API's.
-      mutation={{ error: failure ? (failure.words ?? failure.error) : null, isPending: pending }}
+      mutation={{ error: failure ? (failure.words ?? failure.error) : null, isPending: patch.isPending }}
       submitLabel="Save changes"
       onCancel={onCancel}
       requiredNote
     >
-      <TextInput label="Name" autoComplete="off" {...field('username')} />
+      <TextInput label="Name" autoComplete="off" hint={NAME_RULE} {...field('username')} />
       <TextInput label="Email" type="email" autoComplete="off" {...field('email')} />
-      <TextInput
+      <PasswordInput
         label="New password"
-        type="password"
         autoComplete="new-password"
+        hint={passwordHint(saved, self)}
         {...field('password')}
-        hint={PASSWORD_HINT}
       />
+      {self && (
+        <PasswordInput
+          label="Your current password"
+          autoComplete="current-password"
+          hint="Needed only to change your own email or password."
+          {...field('currentPassword')}
+        />
+      )}
       <Select label="Role" {...field('role')}>
         <RoleOptions />
       </Select>

@@ -2,7 +2,7 @@ import { ERROR_CODES, type ErrorCode } from '@music/api-router/schemas';
 import type { AppRouter } from '@music/api-router/types';
 import { TRPCClientError } from '@trpc/client';
 import { describe, expect, it } from 'vitest';
-import { describeError, toProblem } from './errors';
+import { describeError, toProblem, tryAgainAfter } from './errors';
 
 /**
  * A failed call as the tRPC client reports it: the API's error envelope (the error formatter in
@@ -96,5 +96,20 @@ describe('toProblem and describeError', () => {
     );
     expect(toProblem('nonsense')).toMatchObject({ code: 'UNKNOWN', status: 0 });
     expect(describeError(undefined)).toBe('Something went wrong.');
+  });
+});
+
+describe('tryAgainAfter', () => {
+  it('says the wait in whole minutes, rounded up', () => {
+    expect(tryAgainAfter(600)).toBe('Try again in 10 minutes.');
+    expect(tryAgainAfter(61)).toBe('Try again in 2 minutes.');
+    expect(tryAgainAfter(60)).toBe('Try again in 1 minute.');
+    expect(tryAgainAfter(5)).toBe('Try again in 1 minute.');
+  });
+
+  it('says "a few minutes" when the wait is unknown', () => {
+    for (const seconds of [undefined, 0, -3, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(tryAgainAfter(seconds), String(seconds)).toBe('Try again in a few minutes.');
+    }
   });
 });

@@ -81,6 +81,17 @@ export function describeError(error: unknown): string {
   return problem.message || 'Something went wrong.';
 }
 
+/**
+ * "Try again in 10 minutes.", from a 429's wait in seconds (its Retry-After, or `retryAfter` in a
+ * tRPC error), in whole minutes rounded up; unknown or nonsense: "in a few minutes".
+ */
+export function tryAgainAfter(seconds: number | undefined): string {
+  if (seconds === undefined || !Number.isFinite(seconds) || seconds <= 0)
+    return 'Try again in a few minutes.';
+  const minutes = Math.ceil(seconds / 60);
+  return `Try again in ${minutes === 1 ? '1 minute' : `${minutes} minutes`}.`;
+}
+
 export function isUnauthorized(error: unknown): boolean {
   return isTRPCClientError<AppRouter>(error) && error.data?.httpStatus === 401;
 }

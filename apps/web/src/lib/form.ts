@@ -10,8 +10,9 @@ import { errorsInWords, fieldRules, messageInWords } from '@/lib/validation-word
 /** What a form knows of its fields besides their values; all of it optional. */
 export interface FormRules<V> {
   /**
-   * The schema whose rules mark the fields (`required`, `maxLength`) and that checks each one as
-   * it is left; without it, fields are checked on submit only (`check`).
+   * The schema whose rules mark the fields (`required`, `maxLength` but on passwords, emails and
+   * account names, see FieldRules.uncut) and that checks each one as it is left; without it,
+   * fields are checked on submit only (`check`).
    */
   schema?: z.ZodType;
   /** What the schema checks, made from the values (blank text as null, a year as a number). */
@@ -109,8 +110,9 @@ type TextName<V> = { [K in keyof V]: V[K] extends string ? K : never }[keyof V] 
 /**
  * A form's values and their errors (useFormErrors). `field(name)` gives the text control for
  * `name` its value, its handlers, its error and, with `options.schema`, `required` and
- * `maxLength` from the schema. A field the user typed in is checked when they leave it, and once
- * it shows an error, again on every change.
+ * `maxLength` from the schema (not for fields that must never be cut: those say their limit in a
+ * hint and are refused in words past it). A field the user typed in is checked when they leave
+ * it, and once it shows an error, again on every change.
  */
 export function useForm<V extends object>(initial: V, serverError: unknown, options: FormRules<V> = {}) {
   const [values, setValues] = useState(initial);
@@ -143,7 +145,7 @@ export function useForm<V extends object>(initial: V, serverError: unknown, opti
       error: errors.errorOf(name),
       // Left out when unknown, so a `required` written on the control stays.
       ...(rules.required ? { required: true } : {}),
-      ...(rules.maxLength !== undefined ? { maxLength: rules.maxLength } : {}),
+      ...(rules.maxLength !== undefined && !rules.uncut ? { maxLength: rules.maxLength } : {}),
     };
   };
   return { ...errors, values, setValues, field };

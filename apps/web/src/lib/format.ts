@@ -19,6 +19,17 @@ export function formatDate(iso: string): string {
   return new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
 }
 
+/** A moment in the reader's own time zone, to the minute, as their browser words dates. */
+export function formatDateTime(iso: string): string {
+  return new Date(iso).toLocaleString(undefined, {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
+}
+
 /** A length as typed: its seconds, or what is wrong with it in words. */
 export type DurationReading = { ok: true; seconds: number } | { ok: false; error: string };
 

@@ -1,8 +1,12 @@
 import {
+  confirmResetInput,
   createArtistInput,
   createPlaylistInput,
   createSongInput,
   createUserInput,
+  loginInput,
+  patchUserInput,
+  requestResetInput,
 } from '@music/api-router/schemas';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
@@ -175,10 +179,46 @@ describe('fieldRules: required and bounds from the schemas', () => {
     expect(fieldRules(createPlaylistInput, 'name')).toMatchObject({ required: true, maxLength: 100 });
     expect(fieldRules(createPlaylistInput, 'description')).toEqual({ required: false, maxLength: 1000 });
     // An email has no least length, but an empty one is refused all the same.
-    expect(fieldRules(createUserInput, 'email')).toEqual({ required: true, maxLength: 254 });
-    expect(fieldRules(createUserInput, 'password')).toEqual({ required: true, minLength: 8, maxLength: 128 });
+    expect(fieldRules(createUserInput, 'email')).toEqual({ required: true, maxLength: 254, uncut: true });
+    expect(fieldRules(createUserInput, 'password')).toEqual({
+      required: true,
+      minLength: 8,
+      maxLength: 128,
+      uncut: true,
+    });
     expect(fieldRules(createUserInput, 'role')).toEqual({ required: false });
     expect(fieldRules(createUserInput, 'nothing')).toEqual({ required: false });
+  });
+
+  it('marks passwords, emails and account names as never cut, wherever the schema uses them', () => {
+    // A password cut at its limit is not the one typed: its owner could not sign in with it.
+    expect(fieldRules(createUserInput, 'username')).toEqual({
+      required: true,
+      minLength: 1,
+      maxLength: 50,
+      uncut: true,
+    });
+    expect(fieldRules(patchUserInput, 'username')).toEqual({
+      required: false,
+      minLength: 1,
+      maxLength: 50,
+      uncut: true,
+    });
+    for (const [schema, name] of [
+      [patchUserInput, 'password'],
+      [patchUserInput, 'currentPassword'],
+      [confirmResetInput, 'password'],
+      [loginInput, 'password'],
+      [patchUserInput, 'email'],
+      [requestResetInput, 'email'],
+    ] as const) {
+      expect(fieldRules(schema, name), name).toMatchObject({ uncut: true });
+    }
+    // Other names and texts keep their maxLength: shown as typed, a cut there is seen.
+    expect(fieldRules(createArtistInput, 'name')).not.toHaveProperty('uncut');
+    expect(fieldRules(createPlaylistInput, 'name')).not.toHaveProperty('uncut');
+    expect(fieldRules(createSongInput, 'title')).not.toHaveProperty('uncut');
+    expect(fieldRules(confirmResetInput, 'token')).not.toHaveProperty('uncut');
   });
 });
 

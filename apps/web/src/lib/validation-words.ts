@@ -1,11 +1,13 @@
 /**
  * What the procedures' zod schemas say about a form's fields, for people: whether a field must be
- * filled and its bounds (for `required` and `maxLength` on the controls), and each refusal as a
+ * filled and its bounds (for `required` and `maxLength` on the controls, or said and checked, never
+ * cut: `uncut`), and each refusal as a
  * sentence ("Enter a title", "At most 200 characters") in place of zod's own wording ("Too small:
  * expected string to have >=1 characters"). The console's one file that reads zod's schema
  * classes and issue shapes: the forms go through `fieldRules` and `errorsInWords`.
  */
 
+import { usernameSchema } from '@music/api-router/schemas';
 import { z } from 'zod';
 
 /** One field's rules, as its schema states them; bounds only where the schema sets them. */
@@ -19,6 +21,12 @@ export interface FieldRules {
   min?: number;
   max?: number;
   whole?: boolean;
+  /**
+   * Over-long input is refused in words, never cut by the control (no `maxLength` on it): a
+   * password (cut, it is not the one typed, and nobody sees it cut: they could not sign in with
+   * it), an account's email (cut, it would be someone else's) or its name.
+   */
+  uncut?: true;
 }
 
 /** How a field's refusals are worded: its rules (for "between 1000 and 9999"), and its noun. */
@@ -43,6 +51,18 @@ function unwrap(schema: z.ZodType): { inner: z.ZodType; optional: boolean } {
 const bound = (value: number | null): number | undefined =>
   value !== null && Number.isFinite(value) && Math.abs(value) < Number.MAX_SAFE_INTEGER ? value : undefined;
 
+/**
+ * A password (its schema says `format: 'password'` in its metadata, as every password field of
+ * the API's does), an email, or an account's name (the one schema all usernames use).
+ */
+function isCredential(schema: z.ZodString | z.ZodStringFormat): boolean {
+  return (
+    schema === usernameSchema ||
+    schema.format === 'email' ||
+    z.globalRegistry.get(schema)?.format === 'password'
+  );
+}
+
 /** The rules of the field `name` of an object schema (none for a field it does not have). */
 export function fieldRules(schema: z.ZodType | undefined, name: string): FieldRules {
   const field = schema instanceof z.ZodObject ? (schema.shape as Record<string, z.ZodType>)[name] : undefined;
@@ -55,6 +75,7 @@ export function fieldRules(schema: z.ZodType | undefined, name: string): FieldRu
       required: !optional && (minLength >= 1 || inner.format !== null),
       ...(minLength > 0 ? { minLength } : {}),
       ...(maxLength !== undefined ? { maxLength } : {}),
+      ...(isCredential(inner) ? { uncut: true } : {}),
     };
   }
   if (inner instanceof z.ZodNumber) {

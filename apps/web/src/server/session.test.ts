@@ -51,6 +51,31 @@ describe('/api/trpc: forwards, never refreshes, never touches the cookies', () =
   });
 });
 
+describe('/api/trpc: account recovery goes out anonymous', () => {
+  it('never sends a bearer token nor asks for a refresh, whatever the cookies', async () => {
+    const cases: Record<string, string>[] = [
+      {},
+      { mc_refresh: 'ended-1' },
+      { mc_access: 'access-1', mc_refresh: 'good-1' },
+    ];
+    for (const cookies of cases) {
+      const res = await fake.trpcRoute.POST(
+        request('/api/trpc/auth.requestPasswordReset', {
+          method: 'POST',
+          cookies,
+          body: '{"email":"someone@console.test"}',
+        }),
+        procedure('auth.requestPasswordReset'),
+      );
+      expect(res.status, JSON.stringify(cookies)).toBe(202);
+      expect(setCookies(res)).toEqual({});
+    }
+    expect(fake.calls.map((c) => [c.path, c.authorization])).toEqual(
+      cases.map(() => ['/trpc/auth.requestPasswordReset', undefined]),
+    );
+  });
+});
+
 describe('/api/session/refresh: spends the refresh token once', () => {
   it('sets the new pair and a new readable generation', async () => {
     const res = await fake.refreshRoute.POST(

@@ -127,9 +127,8 @@ export async function logOut(access: string | undefined): Promise<void> {
 
 /**
  * A sign-in (or sign-up) from a browser that holds a session already (another account, or the
- * same one asked for its password again before a change to it): that session is replaced, so it
- * is ended on the API rather than left to live out its refresh token unseen; the new tokens go
- * into the cookies. Only the old access token is used: spending its refresh token here could
+ * same one signed in again): that session is replaced, so it is ended on the API rather than left
+ * to live out its refresh token unseen; the new tokens go into the cookies. Only the old access token is used: spending its refresh token here could
  * race a refresh in another tab.
  */
 export async function replaceSession(

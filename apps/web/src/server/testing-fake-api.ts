@@ -101,6 +101,8 @@ export function startFakeApi() {
           if (refreshToken === 'down') return fail(503, 'SERVICE_UNAVAILABLE', { retryAfter: 5 });
           return fail(401, 'UNAUTHORIZED');
         }
+        // Public: answered whoever asks.
+        if (path === '/trpc/auth.requestPasswordReset') return json(202, { result: {} });
         if (path.startsWith('/trpc/')) {
           if (req.headers.authorization?.startsWith('Bearer access'))
             return data(path === '/trpc/auth.logout' ? undefined : 'ok');

@@ -74,6 +74,9 @@ export function SignInForm() {
         </Button>
       </form>
       <p className="muted">
+        <Link href="/forgot-password">Forgot password?</Link>
+      </p>
+      <p className="muted">
         New here? <Link href={withNext('/sign-up', next)}>Create an account</Link>
       </p>
     </>

@@ -8,6 +8,7 @@ import { type FormEvent, useState } from 'react';
 import {
   CONSOLE_UNREACHABLE,
   fieldsOf,
+  NAME_RULE,
   PASSWORD_RULE,
   type Problem,
   ProblemNotice,
@@ -92,7 +93,7 @@ export function SignUpForm() {
       <form ref={invalid.ref} onSubmit={submit} noValidate>
         <ProblemNotice problem={problem} />
         <RequiredNote />
-        <TextInput label="Name" name="username" autoComplete="name" {...field('username')} />
+        <TextInput label="Name" name="username" autoComplete="name" hint={NAME_RULE} {...field('username')} />
         <TextInput label="Email" name="email" type="email" autoComplete="email" {...field('email')} />
         <PasswordInput
           label="Password"

@@ -1,12 +1,13 @@
 'use client';
 
 import { listUsersInput } from '@music/api-router/schemas';
-import { Suspense, useRef, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { useConfirmDelete } from '@/components/confirm-delete';
 import { Dialog } from '@/components/dialog';
 import { PageHeader, RoleGate } from '@/components/guard';
 import { PageTitle } from '@/components/page-title';
 import { PAGE_SIZES, PagedTable, urlPaging } from '@/components/paged-table';
+import { ResetLinkDialog } from '@/components/reset-link';
 import { useMe, useRefreshMe } from '@/components/session';
 import { Button, formatDate, Loading, SearchBox, Select } from '@/components/ui';
 import { ROLE_LABEL, RoleOptions, UserCreateForm, UserEditForm } from '@/components/user-form';
@@ -48,8 +49,7 @@ function Users() {
   const search = useUrlText(view.search, (text) => update({ search: text, page: 1 }, 'replace'), 250);
   const { role } = view;
   const [editing, setEditing] = useState<User | 'new' | null>(null);
-  // The signed-in admin's own account as last written from the dialog: the session follows it on close.
-  const ownChange = useRef<User | null>(null);
+  const [resetting, setResetting] = useState<User | null>(null);
   const list = trpc.users.list.useQuery(
     {
       page: view.page,
@@ -74,15 +74,12 @@ function Users() {
     ),
   });
 
-  function close() {
-    setEditing(null);
-    const own = ownChange.current;
-    ownChange.current = null;
-    // Demoted, they may no longer list users: the shell leaves this page once auth.me says so.
-    if (own) void refreshMe(own);
-  }
-  function written(user: User) {
-    if (user.id === me.id) ownChange.current = user;
+  const close = () => setEditing(null);
+  function saved(user: User) {
+    close();
+    // Your own account: the session follows it (demoted, you may no longer list users: the shell
+    // leaves this page once auth.me says so).
+    if (user.id === me.id) void refreshMe(user);
     if (user.id !== me.id || user.role === 'admin') void utils.users.list.invalidate();
   }
   return (
@@ -136,6 +133,13 @@ function Users() {
               </Button>
               <Button
                 variant="ghost"
+                onClick={() => setResetting(user)}
+                aria-label={`Reset link for ${user.username}`}
+              >
+                Reset link
+              </Button>
+              <Button
+                variant="ghost"
                 onClick={() => confirmDelete.ask(user)}
                 disabled={user.id === me.id}
                 title={user.id === me.id ? 'You cannot delete yourself here' : undefined}
@@ -163,15 +167,10 @@ function Users() {
           />
         )}
         {editing !== null && editing !== 'new' && (
-          <UserEditForm
-            key={editing.id}
-            user={editing}
-            onWritten={written}
-            onSaved={close}
-            onCancel={close}
-          />
+          <UserEditForm key={editing.id} user={editing} onSaved={saved} onCancel={close} />
         )}
       </Dialog>
+      <ResetLinkDialog user={resetting} onClose={() => setResetting(null)} />
       {confirmDelete.dialog}
     </>
   );

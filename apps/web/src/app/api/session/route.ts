@@ -17,8 +17,7 @@ import {
  * Sign-in (POST) and sign-out (DELETE). The API's answer to a sign-in is passed back without
  * its tokens, which go into httpOnly cookies instead; its refusals are passed back in the
  * contract's `/v1` error body (`{code, message}`, `errors` on a 422, `Retry-After`).
- * A sign-in from a browser that is signed in already replaces that session (`replaceSession`;
- * the account forms ask for the password again this way, see components/account-form.tsx).
+ * A sign-in from a browser that is signed in already replaces that session (`replaceSession`).
  */
 export async function POST(req: NextRequest) {
   const input = await readSameOriginBody(req);

@@ -16,6 +16,12 @@ const PROCEDURE = /^[A-Za-z]+(\.[A-Za-z]+)+$/;
  * tokens in httpOnly cookies. Through here their answer would reach the page's scripts.
  */
 const TOKEN_PROCEDURES = new Set(['auth.login', 'auth.refresh']);
+/**
+ * Account recovery (public procedures) goes out anonymous, whatever the cookies: someone whose
+ * session has ended, with only its refresh cookie left, must not be sent through a refresh, and
+ * to sign-in when it is refused, on their way to choosing a new password.
+ */
+const ANONYMOUS_PROCEDURES = new Set(['auth.requestPasswordReset', 'auth.resetPassword']);
 
 async function handle(req: NextRequest, context: { params: Promise<{ trpc: string }> }) {
   const { trpc: procedure } = await context.params;
@@ -26,7 +32,7 @@ async function handle(req: NextRequest, context: { params: Promise<{ trpc: strin
   if (req.method === 'POST' && !isSameOrigin(req)) {
     return trpcError(403, 'FORBIDDEN', 'Cross-site requests are refused');
   }
-  const { access, refresh } = readTokens(req);
+  const { access, refresh } = ANONYMOUS_PROCEDURES.has(procedure) ? {} : readTokens(req);
   // Only the refresh cookie left (the access cookie's lifetime ended): the browser refreshes
   // first. With neither, the call goes out anonymous, and the API says what a visitor may do.
   if (!access && refresh) return trpcError(401, 'UNAUTHORIZED', 'The session needs refreshing');
