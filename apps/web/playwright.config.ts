@@ -49,7 +49,7 @@ export default defineConfig({
     },
     {
       name: 'phone',
-      testIgnore: /(console|session|speed)\.spec\.ts$/,
+      testIgnore: /(console|session|speed|spoofed-address)\.spec\.ts$/,
       dependencies: ['journeys'],
       use: phone,
     },

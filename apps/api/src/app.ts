@@ -22,9 +22,9 @@ export interface AppOptions {
   deprecatedVersions?: string[];
   /** Origins browsers may call `/v1` from (CORS_ORIGINS); none by default. */
   corsOrigins?: readonly string[];
-  /** Request budgets of `/v1` operations (contract 8.4); none: nothing is counted. */
+  /** Request budgets of `/v1` operations (version 1.1); none: nothing is counted. */
   budgets?: Budgets;
-  /** Idempotency-Key records of `/v1` creates (contract 8.3); none: the header is ignored. */
+  /** Idempotency-Key records of `/v1` creates (version 1.1); none: the header is ignored. */
   idempotency?: Idempotency;
 }
 

@@ -70,7 +70,7 @@ describe('POST and DELETE /v1/artists/{artistId}/songs/{songId}', () => {
   });
 
   it('lets the artist’s linked user manage its links; others get 403', async () => {
-    // A song the manager already manages, through a second artist of theirs (contract 1.2: a
+    // A song the manager already manages, through a second artist of theirs (version 1.2: a
     // song of somebody else cannot be claimed by linking it).
     const second = await makeArtist(w.api, w.admin, { userId: w.manager.id });
     const song = await makeSong(w.api, w.admin, { artistIds: [second.id] });

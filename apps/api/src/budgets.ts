@@ -75,7 +75,7 @@ interface Group {
 }
 
 /**
- * Request budgets over every instance (contract 8.4): fixed one-minute windows, counted per
+ * Request budgets over every instance (version 1.1): fixed one-minute windows, counted per
  * caller in PostgreSQL (`request_budgets`).
  *
  * Most requests are decided in memory: each instance counts locally and, every ~500 ms, adds

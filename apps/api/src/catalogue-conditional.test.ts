@@ -4,7 +4,7 @@ import { error, makeArtist, makeSong } from './testing/catalogue';
 import { startTestApi } from './testing/harness';
 
 /**
- * Artists and songs over HTTP (contract 8.2): the ETag a GET answers is the one their writes
+ * Artists and songs over HTTP (version 1.1): the ETag a GET answers is the one their writes
  * accept in If-Match (the edge tags the body it sends, the services re-derive the tag under the
  * row lock: the two must agree byte for byte), it is the body's own tag, and a write that
  * changes the record changes it.

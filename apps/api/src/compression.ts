@@ -1,7 +1,7 @@
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 /**
- * Response compression (contract 8.1): bodies over 1 KiB, gzip or brotli as the client's
+ * Response compression (version 1.1): bodies over 1 KiB, gzip or brotli as the client's
  * `Accept-Encoding` allows. Brotli runs at quality 4: at that level it still beats gzip on JSON
  * and costs about what gzip does (the default, 11, costs ~50x more and would be felt per request).
  */

@@ -3,7 +3,7 @@ import { parseEntityTags } from '@music/api-router';
 import { fail } from './http';
 
 /**
- * The conditional request headers (contract 8.2), read the same way for `/v1` (rest.ts) and for
+ * The conditional request headers (version 1.1), read the same way for `/v1` (rest.ts) and for
  * `/trpc` mutations (trpc-transport.ts).
  */
 

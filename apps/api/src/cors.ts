@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 
 /**
- * Cross-origin browser access to `/v1` (contract 8.6): only for the exact origins configured in
+ * Cross-origin browser access to `/v1` (version 1.1): only for the exact origins configured in
  * CORS_ORIGINS, never with credentials (the API uses bearer tokens, not cookies). An origin
  * not on the list gets no CORS headers at all, so the browser refuses to show it the answer.
  */

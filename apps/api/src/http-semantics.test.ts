@@ -5,9 +5,8 @@ import { startTestApi } from './testing/harness';
 import { parseTrustProxy } from './trust-proxy';
 
 /**
- * Contract 1.1's HTTP semantics on `/v1`, from outside (section 8.1, 8.2's ETags on reads, 8.5,
- * 8.6): HEAD and OPTIONS, the 401 challenge, compression, pagination links, conditional GETs
- * and CORS. Raw `fetch`/`http` here: these are about headers the test must see as sent.
+ * Version 1.1's HTTP semantics on `/v1`, from outside: HEAD and OPTIONS, the 401 challenge,
+ * compression, pagination links, conditional GETs and CORS. Raw `fetch`/`http` here: these are about headers the test must see as sent.
  */
 const ORIGIN = 'https://app.example.com';
 const api = await startTestApi({ corsOrigins: [ORIGIN] });
@@ -191,7 +190,7 @@ describe('ETags on reads', () => {
       headers: { ...auth, 'if-match': '"unterminated' },
     });
     expect(ifMatch.status).toBe(400);
-    // Also where the operation takes no input at all (contract 1.2).
+    // Also where the operation takes no input at all (version 1.2).
     for (const header of ['no-quotes', '"unterminated', 'W/']) {
       const me = await send('/auth/me', { headers: { ...auth, 'if-none-match': header } });
       expect(me.status, `/auth/me with If-None-Match ${header}`).toBe(400);
@@ -261,7 +260,7 @@ describe('CORS', () => {
 });
 
 describe('the reference page', () => {
-  it('is served with a Content-Security-Policy and X-Frame-Options: DENY (contract 1.2)', async () => {
+  it('is served with a Content-Security-Policy and X-Frame-Options: DENY (version 1.2)', async () => {
     for (const path of ['/docs', '/docs/init.js', '/docs/swagger-ui.css']) {
       const page = await send(path);
       expect(page.status, path).toBe(200);

@@ -13,7 +13,7 @@ const keyed = (key: string, token?: string) => ({ token, headers: { 'idempotency
 const artistsNamed = async (name: string) =>
   (await api.database.db.selectFrom('artists').select('id').where('name', '=', name).execute()).length;
 
-describe('Idempotency-Key on creations (contract 8.3)', () => {
+describe('Idempotency-Key on creations (version 1.1)', () => {
   it('answers a repeat with the first answer, marked replayed, on any instance, creating once', async () => {
     const key = randomUUID();
     const name = `Once ${key}`;

@@ -12,7 +12,7 @@ import {
 import { JSON_TYPE, sendBody } from './http';
 
 /**
- * The creating operations that take an `Idempotency-Key` (contract 8.3), as `METHOD route`.
+ * The creating operations that take an `Idempotency-Key` (version 1.1), as `METHOD route`.
  * Sign-in and refresh never do: a header sent there is ignored.
  */
 const KEYED_ROUTES = new Set([

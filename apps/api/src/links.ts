@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { fromTrustedProxy, type TrustProxy } from './trust-proxy';
 
 /**
- * Pagination links (contract 8.5, RFC 8288): `first` and `last` always, `prev` and `next` where
+ * Pagination links (version 1.1, RFC 8288): `first` and `last` always, `prev` and `next` where
  * such a page exists, each a full URL that keeps the request's other query parameters. A page
  * beyond the last has a `prev` (the last page) and no `next`.
  */

@@ -17,7 +17,7 @@ import {
   success,
 } from './testing/openapi-document';
 
-describe('the headers and statuses of contract 1.1', () => {
+describe('the headers and statuses of version 1.1', () => {
   const headerOf = (key: string, status: string) => headerNames(at(...split(key)).responses[status]);
 
   it('defines each header once, as a component every response references', () => {

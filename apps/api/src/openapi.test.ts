@@ -22,7 +22,7 @@ afterAll(() => api.close());
 const served = await api.request('GET', '/openapi.json');
 
 describe('GET /v1/openapi.json', () => {
-  it('is a public OpenAPI 3.1 document of contract 1.2, with its ETag', () => {
+  it('is a public OpenAPI 3.1 document of version 1.2, with its ETag', () => {
     expect(served.status).toBe(200);
     expect(served.body).toEqual(doc);
     expect(served.headers.get('content-type')).toMatch(/^application\/json/);

@@ -5,7 +5,7 @@ import { startTestApi, uniqueEmail } from './testing/harness';
 import { startTestSmtp } from './testing/smtp';
 
 /**
- * Account recovery over HTTP (contract 1.2): a reset link mailed through a real SMTP server, the
+ * Account recovery over HTTP (version 1.2): a reset link mailed through a real SMTP server, the
  * admin's link, and the confirmation; the same answer, in about the same time, whether an email
  * has an account; the limits per email and per address; the welcome mail of a sign-up.
  */

@@ -38,7 +38,7 @@ function expectOverBudget(res: Response<{ code?: string }>) {
   expect(res.headers.get('ratelimit-remaining')).toBe('0');
 }
 
-describe('request budgets (contract 8.4)', () => {
+describe('request budgets (version 1.1)', () => {
   it('counts a user down in the RateLimit headers, then answers 429 with Retry-After', async () => {
     const user = await api.signUp();
     const answers = [];
@@ -90,7 +90,7 @@ describe('request budgets (contract 8.4)', () => {
     expectOverBudget(anonymous);
   });
 
-  it('does not count health, the document or the docs page; counts /trpc like /v1 (contract 1.2)', async () => {
+  it('does not count health, the document or the docs page; counts /trpc like /v1 (version 1.2)', async () => {
     const user = await api.signUp();
     const before = await api.request('GET', '/auth/me', { token: user.token });
     for (const path of ['/health', '/health/live', '/openapi.json', '/docs']) {

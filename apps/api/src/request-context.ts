@@ -8,7 +8,7 @@ export type CreateContext = (req: IncomingMessage, requestId: string) => Promise
 /**
  * The bearer token is resolved here, once a request, into an actor or none; whether an
  * operation needs one is the procedure's own check. A token that was sent and refused is
- * flagged: every operation answers 401 then (contract 8.1), also those open to anonymous callers.
+ * flagged: every operation answers 401 then (version 1.1), also those open to anonymous callers.
  */
 export function requestContext(deps: Deps, trustProxy: TrustProxy): CreateContext {
   return async (req, requestId) => {

@@ -141,9 +141,9 @@ export interface RestHandlerOptions {
   /** Whose `X-Forwarded-Proto` is believed (the scheme of pagination links). */
   trustProxy: TrustProxy;
   cors: Cors;
-  /** Request budgets (contract 8.4); without them nothing is counted. */
+  /** Request budgets (version 1.1); without them nothing is counted. */
   budgets?: Budgets | undefined;
-  /** Idempotency-Key records (contract 8.3); without them the header is ignored. */
+  /** Idempotency-Key records (version 1.1); without them the header is ignored. */
   idempotency?: Idempotency | undefined;
 }
 
@@ -184,7 +184,7 @@ export function createRestHandler(options: RestHandlerOptions) {
       // Only the answers that list the path's methods (OPTIONS, 405) need them.
       const allow = () => allowed(candidates.map((c) => c.route.route.method));
       if (method === 'OPTIONS') {
-        // No caller needed: browsers send preflights without credentials (contract 8.1, 8.6).
+        // No caller needed: browsers send preflights without credentials (version 1.1).
         const methods = allow();
         return sendNoContent(res, { ...headers, Allow: methods, ...options.cors.preflightFor(req, methods) });
       }

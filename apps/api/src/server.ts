@@ -93,7 +93,7 @@ export async function startServer(env: Env, injected?: { database?: Database }):
   if (env.SEED_DEMO_DATA === 'true' && env.NODE_ENV !== 'production') await seedDemoData(deps);
 
   let draining = false;
-  // Shared by every instance through the database (contract 8.3, 8.4).
+  // Shared by every instance through the database (version 1.1).
   const budgets = createBudgets({
     db: database.db,
     log,

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SignedIn, startTestApi, type TestApi } from './testing/harness';
 
 /**
- * `If-Match` on `/trpc` writes (contract 8.2), as the console sends it: the tag is computed by the
+ * `If-Match` on `/trpc` writes (version 1.1), as the console sends it: the tag is computed by the
  * client from the record's JSON as `/trpc` answered it, so it must be the tag `/v1` would send.
  */
 let api: TestApi;

@@ -19,7 +19,7 @@ export interface TrpcTransportOptions {
   createContext: CreateContext;
   /** Logs a failure nobody expected (the client gets a 500 that reveals nothing). */
   onInternalError(requestId: string, error: unknown): void;
-  /** The same request budgets as `/v1` (contract 1.2): the console's calls count too. */
+  /** The same request budgets as `/v1` (version 1.2): the console's calls count too. */
   budgets?: Budgets | undefined;
 }
 
@@ -78,7 +78,7 @@ export function createTrpcTransport(options: TrpcTransportOptions) {
    * The context of a call tRPC's handler serves: the caller's budget is charged first, as on
    * `/v1` (its RateLimit headers go into `headers`, which the answer carries; over budget is a
    * 429 for a caller the procedure would not refuse anyway). A mutation's context carries its
-   * `If-Match` (contract 8.2), as on `/v1`: set here, before the procedure runs, because each
+   * `If-Match` (version 1.1), as on `/v1`: set here, before the procedure runs, because each
    * tRPC middleware copies the context (a later assignment would not reach the service). A
    * malformed header is a 400, but only for a caller who gets that far: one the procedure will
    * refuse (no token, a refused token) gets its 401 first, as on `/v1`.

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DATE, error, validation } from './testing/catalogue';
 import { startTestApi } from './testing/harness';
 
-/** Roles over HTTP (contract 8.7): `PUT /users/{id}/role`, and there is always an admin. */
+/** Roles over HTTP (version 1.1): `PUT /users/{id}/role`, and there is always an admin. */
 
 const api = await startTestApi();
 afterAll(() => api.close());

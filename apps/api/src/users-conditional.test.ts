@@ -4,7 +4,7 @@ import { error } from './testing/catalogue';
 import { startTestApi } from './testing/harness';
 
 /**
- * Users over HTTP: If-Match (contract 8.2), writes that change nothing (8.1), ids in any
+ * Users over HTTP: If-Match (version 1.1), writes that change nothing (8.1), ids in any
  * letter case (8.1), and `search` / `sort` on the list (8.7, 8.8).
  */
 

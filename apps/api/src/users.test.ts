@@ -180,7 +180,7 @@ describe('PUT /v1/users/{userId}', () => {
     const email = uniqueEmail('renamed');
     const res = await api.request('PUT', `/users/${user.id}`, {
       token: user.token,
-      // Your own new email and password need your current password (contract 1.2).
+      // Your own new email and password need your current password (version 1.2).
       body: { username: 'Renamed', email, password: 'brand-new-password', currentPassword: user.password },
     });
     expect(res.status).toBe(200);

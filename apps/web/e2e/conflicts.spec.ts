@@ -4,7 +4,7 @@ import { apiCall, apiLogin, uniqueSuffix } from './api';
 import { signIn } from './steps';
 
 /**
- * Two editors of one song (contract 8.2): the console opens the song's edit form, someone else
+ * Two editors of one song (version 1.1): the console opens the song's edit form, someone else
  * changes the title through the API meanwhile, and the console's save is refused (If-Match) with
  * a notice that says what changed and offers to save over it or to take their version.
  */

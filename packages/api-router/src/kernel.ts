@@ -92,7 +92,7 @@ export function sortOrder<Field extends string, Column extends string>(
 }
 
 /**
- * `If-Match` on a write (contract 8.2): called by the service with the resource's current
+ * `If-Match` on a write (version 1.1): called by the service with the resource's current
  * representation and the output schema its answers go through, read inside the write's
  * transaction after its row is locked, so no other write slips between the check and the change. Without `If-Match` it does nothing; a tag
  * that does not match is a 412 and the transaction changes nothing.

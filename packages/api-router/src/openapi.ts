@@ -24,7 +24,7 @@ type Document = OpenAPIObject & {
 
 const SECURITY = {
   bearer: [{ bearerAuth: [] }],
-  // Anonymous, or with a token that changes what is allowed (contract 8.1).
+  // Anonymous, or with a token that changes what is allowed (version 1.1).
   optional: [{}, { bearerAuth: [] }],
   none: [],
 } as const;
@@ -33,7 +33,7 @@ const SECURITY = {
  * The `/v1` OpenAPI 3.1 document. trpc-to-openapi derives paths, parameters and schemas from the
  * procedures; what it cannot know is added here from each operation's route metadata and its
  * generated schemas (./openapi/traits.ts): the real success status, the contract's error bodies
- * and which errors each operation answers, the HTTP headers of contract 1.1 (ETag and the
+ * and which errors each operation answers, the HTTP headers of version 1.1 (ETag and the
  * conditional requests, Idempotency-Key, RateLimit, Link, WWW-Authenticate), named request
  * bodies, examples, and the prose of ./openapi/operations.ts. An operation added to the router
  * gets all of it without a change here. What many operations answer or take alike is written

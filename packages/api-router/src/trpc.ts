@@ -147,7 +147,7 @@ const refusedToken = () => new AppError('UNAUTHORIZED', 'The bearer token is inv
 
 /**
  * Whether an operation answers this caller 401: a token that was sent and refused, always (an
- * expired token is a 401 to renew, not a silent downgrade to anonymous; contract 8.1), and no
+ * expired token is a 401 to renew, not a silent downgrade to anonymous; version 1.1), and no
  * caller at all where one is needed. The one statement of it: both builders below decide by it,
  * and so do the HTTP edges that must know before the call (a budget counts such a request but
  * does not refuse it; a malformed conditional header is a 400 only for a caller who gets that far).

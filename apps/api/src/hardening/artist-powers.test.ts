@@ -4,7 +4,7 @@ import { codeOf, type Transport } from './support';
 import { TRANSPORTS, useTokenRig } from './token-rig';
 
 /**
- * An artist account as an attacker (contract 1.2): taking another artist's song by linking it
+ * An artist account as an attacker (version 1.2): taking another artist's song by linking it
  * to its own artist, and keeping its powers after a demotion. On both transports and on a
  * second instance of the service; every refusal leaves the song as it was.
  */

@@ -99,7 +99,7 @@ export const CATALOGUE_ROWS: Record<string, Entry> = {
   },
   'artists.linkSong': {
     targets: {
-      // A song must already be the caller's (contract 1.2): artistA's song may go to another
+      // A song must already be the caller's (version 1.2): artistA's song may go to another
       // artist of the same account; a song of nobody, or of artistB, may not be claimed.
       'managed, a song of artistA': artist(
         async (db, w) => ({ artistId: await managedArtist(db, w), songId: await ownSong(db, w) }),

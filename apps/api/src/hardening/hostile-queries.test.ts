@@ -114,7 +114,7 @@ describe('numbers and query strings', () => {
     }
   });
 
-  it('keeps every error message within 1,000 characters, whatever the input (contract 1.2)', async () => {
+  it('keeps every error message within 1,000 characters, whatever the input (version 1.2)', async () => {
     const unknown = Array.from({ length: 60 }, (_, i) => `unknown_field_${i}`).join(',');
     const sorts = [unknown, `${'x'.repeat(199)}`, Array.from({ length: 60 }, () => 'title').join(',')];
     for (const sort of sorts) {

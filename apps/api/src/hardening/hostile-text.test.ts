@@ -68,7 +68,7 @@ describe('text', () => {
     await refused(h.trpc.call('songs.list', { search: '\u0000' }, h.user.token), 422, 'trpc query', 'trpc');
   });
 
-  it('refuses C1 controls in every text field, and format characters in usernames (contract 1.2)', async () => {
+  it('refuses C1 controls in every text field, and format characters in usernames (version 1.2)', async () => {
     // U+0085 (next line) and U+009B (a terminal's CSI) are C1 controls; U+202E (right-to-left
     // override) and U+200B (zero width space) are format characters: "by …" look-alikes.
     for (const title of ['a\u0085b', 'x\u009b31m', '\u0080']) {

@@ -36,7 +36,7 @@ describe('paths, methods and headers', () => {
       );
       // CONNECT is not served at all: the socket is closed without an answer.
       if (method === 'CONNECT') expect([0, 400]).toContain(res.status);
-      // OPTIONS is served on every known route (contract 8.1).
+      // OPTIONS is served on every known route (version 1.1).
       else if (method === 'OPTIONS') expect(res.status).toBe(204);
       else expect(res.status, method).toBeGreaterThanOrEqual(400);
       expect(res.status, method).toBeLessThan(500);

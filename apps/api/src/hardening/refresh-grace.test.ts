@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { expectUnauthorized, pair, TRANSPORTS, useTokenRig } from './token-rig';
 
 /**
- * Refresh tokens spent twice by one client (contract 1.2): an integrator's two workers refresh
+ * Refresh tokens spent twice by one client (version 1.2): an integrator's two workers refresh
  * with the same token at the same moment, from two processes. Within REFRESH_REUSE_GRACE_SECONDS
  * both get a new pair of the same session and both pairs work; a replay later than that is theft
  * and revokes the session, as before.

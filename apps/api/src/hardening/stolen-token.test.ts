@@ -3,7 +3,7 @@ import { codeOf, type Transport } from './support';
 import { expectUnauthorized, pair, TRANSPORTS, uniqueAddress, useTokenRig } from './token-rig';
 
 /**
- * A thief holding a victim's access token, and nothing else (contract 1.2): the token may read
+ * A thief holding a victim's access token, and nothing else (version 1.2): the token may read
  * and write what the victim may, but it cannot take the account. Changing the email or the
  * password needs the current password, guessing it is throttled like sign-in, and the owner's
  * new password ends the thief's session on both transports and every instance.

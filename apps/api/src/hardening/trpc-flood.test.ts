@@ -3,7 +3,7 @@ import { startTestApi, uniqueEmail } from '../testing/harness';
 import { codeOf, trpcOf } from './support';
 
 /**
- * An anonymous flood through the console's transport (contract 1.2): `/trpc` was under no budget,
+ * An anonymous flood through the console's transport (version 1.2): `/trpc` was under no budget,
  * so one address made 130 sign-ups (each an argon2 hash) and 150 refreshes in seconds. Now the
  * anonymous budget (120 a minute) and the sign-up limit (20 an hour per address) hold there as on
  * `/v1`, at their defaults, also for requests sent all at once.

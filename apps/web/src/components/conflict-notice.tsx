@@ -50,7 +50,7 @@ interface Version<T> {
 }
 
 /**
- * An edit form's optimistic lock (contract 8.2). `context` goes into the edit mutation's
+ * An edit form's optimistic lock (version 1.1). `context` goes into the edit mutation's
  * `trpc.context`: the link sends its `ifMatch`, the tag of the record the form works from, as
  * If-Match. The object is the same on every render and the request reads it when it is made, so
  * `overwrite()` can change the tag and the form save again at once. `onError` goes into the

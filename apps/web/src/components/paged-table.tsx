@@ -69,7 +69,7 @@ export interface Column {
   sort?: string;
 }
 
-/** A list's order (its `sort` parameter, contract 8.8) and how to ask for another. */
+/** A list's order (its `sort` parameter, version 1.1) and how to ask for another. */
 export interface Sorting {
   value: string;
   onSort: (sort: string) => void;

@@ -1,5 +1,5 @@
 /**
- * A record's entity tag as the API computes it (contract 8.2, packages/api-router/src/etag.ts):
+ * A record's entity tag as the API computes it (version 1.1, packages/api-router/src/etag.ts):
  * `"` + the first 27 characters of base64url(SHA-256 of its JSON) + `"`. The JSON is the record
  * as received: tRPC's answers are plain JSON (no transformer), so parsing keeps the API's key
  * order and `JSON.stringify` gives back the text it hashed.

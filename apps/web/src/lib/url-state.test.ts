@@ -76,7 +76,7 @@ describe('writing a query', () => {
   });
 });
 
-describe('sort (contract 8.8)', () => {
+describe('sort (version 1.1)', () => {
   it('reads comma-separated keys, `-` for descending', () => {
     expect(parseSort('title,-releaseYear')).toEqual([
       { field: 'title', descending: false },

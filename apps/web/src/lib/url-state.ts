@@ -101,7 +101,7 @@ export function writeQuery<S extends QuerySchema>(
   return params.toString();
 }
 
-/** One key of a list's `sort` (contract 8.8): a field, ascending unless `descending`. */
+/** One key of a list's `sort` (version 1.1): a field, ascending unless `descending`. */
 export interface SortKey {
   field: string;
   descending: boolean;

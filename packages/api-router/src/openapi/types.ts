@@ -2,7 +2,7 @@ import type { ErrorCode } from '../error-codes';
 import type { Json } from './components';
 
 /**
- * What an operation is, as far as the HTTP layer of contract 1.1 goes: read from its route
+ * What an operation is, as far as the HTTP layer of version 1.1 goes: read from its route
  * metadata and from the schemas the generator produced, so an operation added later gets its
  * headers, parameters and statuses without anyone touching the document code. An operation's
  * entry in ./operations.ts may correct a trait where the derivation is wrong.

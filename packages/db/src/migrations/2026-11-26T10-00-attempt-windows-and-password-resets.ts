@@ -6,7 +6,7 @@ import { type Kysely, sql } from 'kysely';
 export const additive = true;
 
 /**
- * Two things contract 1.2 adds to accounts:
+ * Two things version 1.2 adds to accounts:
  *
  * - `attempt_windows`: limits on actions that cost the service (an argon2 hash) or someone's
  *   mailbox, counted per (scope, subject) in a fixed window on the database's clock, shared by

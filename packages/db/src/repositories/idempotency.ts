@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../schema';
 import { secondsAgo, statement } from '../sql';
 
-/** How long a key is remembered (contract 8.3: a repeat within 24 hours gets the first answer). */
+/** How long a key is remembered (version 1.1: a repeat within 24 hours gets the first answer). */
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
 
 /**

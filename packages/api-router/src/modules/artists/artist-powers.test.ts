@@ -4,7 +4,7 @@ import type { Actor } from '../../context';
 import { appCode, createRouterHarness } from '../../testing';
 
 /**
- * Artist powers (contract 1.2): they need the role `artist` now, read from the database, and a
+ * Artist powers (version 1.2): they need the role `artist` now, read from the database, and a
  * song must already be managed before it can be linked to another artist; a non-admin changes
  * only the artists they manage on a song, so co-artists keep each other.
  */

@@ -2,7 +2,7 @@ import { type Db, findUserById, listUsers, type Role, uuidv7 } from '@music/db';
 import { afterAll, describe, expect, it } from 'vitest';
 import { appCode, createRouterHarness, failureOf, type RouterHarness } from '../../testing';
 
-/** Roles, and "there is always an admin" (contract 8.7), at the procedure level. */
+/** Roles, and "there is always an admin" (version 1.1), at the procedure level. */
 
 const h = await createRouterHarness();
 afterAll(() => h.close());

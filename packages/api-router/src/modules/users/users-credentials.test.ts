@@ -5,7 +5,7 @@ import type { Actor } from '../../context';
 import { ACTOR_PASSWORD, appCode, createRouterHarness, failureOf } from '../../testing';
 
 /**
- * An account's credentials (contract 1.2): changing your own email or password needs your
+ * An account's credentials (version 1.2): changing your own email or password needs your
  * current password, checked as a sign-in is; a new password ends the account's other sessions;
  * PATCH changes only what it is given, so renaming needs no password.
  */

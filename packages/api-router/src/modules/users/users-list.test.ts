@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { appCode, createRouterHarness } from '../../testing';
 import type { User } from './users.schema';
 
-/** `GET /users` search and sort (contract 8.7, 8.8). */
+/** `GET /users` search and sort (version 1.1). */
 
 const h = await createRouterHarness();
 afterAll(() => h.close());

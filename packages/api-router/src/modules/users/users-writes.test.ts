@@ -5,7 +5,7 @@ import type { Actor } from '../../context';
 import { etagOf } from '../../etag';
 import { ACTOR_PASSWORD, appCode, createRouterHarness } from '../../testing';
 
-/** Writes that change nothing, If-Match (contract 8.2) and ids in any letter case (8.1). */
+/** Writes that change nothing, If-Match (version 1.1) and ids in any letter case (8.1). */
 
 const h = await createRouterHarness();
 afterAll(() => h.close());
@@ -34,7 +34,7 @@ describe('a write that changes nothing', () => {
   it('stores a new password (re-hashed) and moves updatedAt when only the password changes', async () => {
     const user = await h.makeActor('user');
     const before = await stored(user.user.id);
-    // Your own new password needs your current one (contract 1.2).
+    // Your own new password needs your current one (version 1.2).
     await h.caller(user).users.update({
       ...replaceBody(user),
       password: 'a-new-password',

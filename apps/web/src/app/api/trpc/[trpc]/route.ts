@@ -41,7 +41,7 @@ async function handle(req: NextRequest, context: { params: Promise<{ trpc: strin
   if (access) headers.authorization = `Bearer ${access}`;
   const requestId = req.headers.get('x-request-id');
   if (requestId) headers['x-request-id'] = requestId;
-  // An edit form's precondition (contract 8.2): the API answers 412 when the record has changed.
+  // An edit form's precondition (version 1.1): the API answers 412 when the record has changed.
   const ifMatch = req.headers.get('if-match');
   if (ifMatch) headers['if-match'] = ifMatch;
   let upstream: Response;
