@@ -7,10 +7,11 @@ import { parseTrustProxy, type TrustProxy } from './trust-proxy';
 
 const flag = (fallback: 'true' | 'false') => z.enum(['true', 'false']).default(fallback);
 /**
- * A budget or a limit: a whole number (of requests a minute, sign-ups an hour...), 0 for off. Written out in digits: an empty or
- * blank value is refused rather than read as 0, which would silently turn the budget off.
+ * A budget or a limit: a whole number (requests a minute, sign-ups an hour...), 0 for off. Written
+ * out in digits: an empty or blank value is refused rather than read as 0, which would silently
+ * turn the limit off.
  */
-const perMinute = (fallback: number) =>
+const countOrOff = (fallback: number) =>
   z
     .string()
     .regex(/^\s*\d{1,7}\s*$/, 'must be a whole number (0: off)')
@@ -42,9 +43,9 @@ const schema = z.object({
   /** A rotated refresh token presented again this soon gets a new pair, not a revoked session. */
   REFRESH_REUSE_GRACE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
   /** Anonymous sign-ups per client address an hour, over every instance; 0 turns the limit off. */
-  SIGNUPS_PER_ADDRESS_PER_HOUR: perMinute(20),
+  SIGNUPS_PER_ADDRESS_PER_HOUR: countOrOff(20),
   /** Password-reset requests per email and per client address a quarter hour; 0: no limit. */
-  PASSWORD_RESETS_PER_QUARTER_HOUR: perMinute(5),
+  PASSWORD_RESETS_PER_QUARTER_HOUR: countOrOff(5),
   /** `smtp://` or `smtps://` URL of the server that sends mail; unset: no mail is sent. */
   SMTP_URL: z
     .string()
@@ -58,9 +59,9 @@ const schema = z.object({
     .regex(/^https?:\/\/[^\s/]+(\/[^\s]*)?$/, 'must be an http:// or https:// URL')
     .default('http://127.0.0.1:3000'),
   /** Requests a minute per authenticated user, over every instance; 0 turns the budget off. */
-  RATE_LIMIT_PER_MINUTE: perMinute(1200),
+  RATE_LIMIT_PER_MINUTE: countOrOff(1200),
   /** Requests a minute per anonymous client address, over every instance; 0 turns it off. */
-  RATE_LIMIT_ANONYMOUS_PER_MINUTE: perMinute(120),
+  RATE_LIMIT_ANONYMOUS_PER_MINUTE: countOrOff(120),
   /** Every connection this instance opens to DATABASE_URL, in total. */
   DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),

@@ -26,8 +26,8 @@ const lockArtistOr404 = (trx: Db, artistId: string) =>
 
 /**
  * Changing an artist and its song links: admins, and the account linked to the artist while it
- * has the role `artist` (read fresh on every request: a demoted account keeps its link, as the
- * contract's Artist says, but loses the power at once, on every instance).
+ * has the role `artist` (read fresh on every request: a demoted account keeps its link,
+ * `Artist.userId`, but loses the power at once, on every instance).
  */
 function assertManages(actor: Actor, artist: ArtistRow): void {
   if (isAdmin(actor)) return;

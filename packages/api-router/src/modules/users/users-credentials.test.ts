@@ -147,6 +147,14 @@ describe('changing your own email or password', () => {
         .caller(me, '198.51.100.7')
         .users.patch({ userId: me.user.id, password: 'x-new-pass', currentPassword: 'guess' });
     for (let i = 0; i < 3; i++) expect(await appCode(guess())).toBe('VALIDATION_FAILED');
+    // Counted against the address as well as the email, as failed sign-ins are.
+    const window = await h.database.db
+      .selectFrom('login_throttle')
+      .select('attempts')
+      .where('scope', '=', 'address')
+      .where('subject', '=', '198.51.100.7')
+      .executeTakeFirst();
+    expect(window?.attempts).toBe(3);
     const throttled = await failureOf(
       h
         .caller(me)

@@ -96,6 +96,19 @@ describe('If-Match', () => {
     expect((await h.callerIfMatch(admin, '*').users.setRole({ userId, role: 'user' })).role).toBe('user');
   });
 
+  it('PATCH: a stale tag is 412 and changes nothing; the current tag applies', async () => {
+    const user = await h.makeActor('user');
+    const current = await h.caller(user).users.get({ userId: user.user.id });
+    const before = await stored(user.user.id);
+    const stale = h.callerIfMatch(user, ['"stale"']).users.patch({ userId: user.user.id, username: 'Lost' });
+    expect(await appCode(stale)).toBe('PRECONDITION_FAILED');
+    expect(await stored(user.user.id)).toEqual(before);
+    const patched = await h
+      .callerIfMatch(user, [etagOf(current)])
+      .users.patch({ userId: user.user.id, username: 'Kept' });
+    expect(patched.username).toBe('Kept');
+  });
+
   it('DELETE: a stale tag is 412 and deletes nothing; the current tag deletes', async () => {
     const user = await h.makeActor('user');
     const current = await h.caller(user).users.get({ userId: user.user.id });

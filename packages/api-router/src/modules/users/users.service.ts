@@ -176,11 +176,18 @@ async function applyChanges(trx: Db, row: UserRow, patch: UserUpdate): Promise<U
 }
 
 /**
- * The hash to store for `password`, or undefined when `storedHash` already verifies it: an
- * unchanged password is neither re-hashed (a new salt would be a change) nor written.
+ * The hash to store for `password` (undefined: none). A PUT sends the password every time: when
+ * the stored hash already verifies it, it is neither re-hashed (a new salt would be a change) nor
+ * written. A PATCH sends one only to set it.
  */
-async function newPasswordHash(storedHash: string, password: string): Promise<string | undefined> {
-  return (await verifyPassword(storedHash, password)) ? undefined : hashPassword(password);
+async function newPasswordHash(
+  row: UserRow,
+  password: string | undefined,
+  mode: 'replace' | 'patch',
+): Promise<string | undefined> {
+  if (password === undefined) return undefined;
+  if (mode === 'patch') return hashPassword(password);
+  return (await verifyPassword(row.password_hash, password)) ? undefined : hashPassword(password);
 }
 
 function assertMayTakeRole(ctx: AuthedContext, row: UserRow, role: User['role']): void {
@@ -219,10 +226,7 @@ async function ownCredentials(
     if (!(await proveOwnPassword(ctx, row.email, write.currentPassword))) {
       throw currentPasswordError('Does not match your current password');
     }
-    if (write.password === undefined) return undefined;
-    return mode === 'replace'
-      ? newPasswordHash(row.password_hash, write.password)
-      : hashPassword(write.password);
+    return newPasswordHash(row, write.password, mode);
   }
   const required = 'Your current password is required to change your email or password';
   if (changesEmail || (write.password !== undefined && mode === 'patch'))
@@ -231,14 +235,6 @@ async function ownCredentials(
     throw currentPasswordError(required);
   }
   return undefined;
-}
-
-/** The new password hash an admin's write of ANOTHER account leaves (undefined: none). */
-async function othersPassword(row: UserRow, write: UserWrite, mode: 'replace' | 'patch') {
-  if (write.password === undefined) return undefined;
-  return mode === 'replace'
-    ? newPasswordHash(row.password_hash, write.password)
-    : hashPassword(write.password);
 }
 
 /**
@@ -259,8 +255,9 @@ async function writeUser(
   const seen = await loadUser(ctx, userId);
   assertMayTakeRole(ctx, seen, write.role ?? seen.role);
   const self = seen.id === ctx.actor.user.id;
+  // An admin sets another account's password without proving theirs.
   const passwordOf = (row: UserRow) =>
-    self ? ownCredentials(ctx, row, write, mode) : othersPassword(row, write, mode);
+    self ? ownCredentials(ctx, row, write, mode) : newPasswordHash(row, write.password, mode);
   const seenHash = await passwordOf(seen);
   return withUserLocked(ctx, seen.id, async (trx, row, admins) => {
     const role = write.role ?? row.role;
