@@ -1,4 +1,4 @@
-import { AppError, type Context, refusesCaller } from '@music/api-router';
+import { AppError, type Context, type Operation, refusesCaller } from '@music/api-router';
 import type { BudgetState, Budgets } from './budgets';
 
 /** The RateLimit headers of an answer under a budget (`RateLimit-Reset` in seconds). */
@@ -21,7 +21,7 @@ export function overBudget(state: BudgetState): AppError {
 }
 
 /**
- * The budget step of a `/v1` operation, once its caller is known: counts the request against
+ * The budget step of an operation on either transport, once its caller is known: counts the request against
  * the user's budget, or the client address's when anonymous (a refused token counts there too),
  * adds the RateLimit headers to the answer's headers (errors included) and throws the 429 when
  * over. The contract answers 401 before 429: a request that will get its 401 is counted but
@@ -30,10 +30,11 @@ export function overBudget(state: BudgetState): AppError {
 export function chargeBudget(
   budgets: Budgets | undefined,
   ctx: Pick<Context, 'actor' | 'clientAddress' | 'tokenRefused'>,
-  operation: { isPublic: boolean },
+  operation: Pick<Operation, 'isPublic' | 'traits'>,
   headers: Record<string, string>,
 ): undefined | Promise<void> {
-  if (!budgets) return undefined;
+  // Every operation is counted today; the trait says so in one place for the edge and the document.
+  if (!budgets || !operation.traits.counted) return undefined;
   const taken = budgets.take({ userId: ctx.actor?.user.id, address: ctx.clientAddress });
   // Decided in memory nearly always; a caller near its limit waits for the database's count.
   if (taken instanceof Promise) return taken.then((state) => settle(state, ctx, operation, headers));
@@ -44,7 +45,7 @@ export function chargeBudget(
 function settle(
   state: BudgetState | null,
   ctx: Pick<Context, 'actor' | 'tokenRefused'>,
-  operation: { isPublic: boolean },
+  operation: Pick<Operation, 'isPublic'>,
   headers: Record<string, string>,
 ): void {
   if (!state) return;

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AppError, type Context, type Logger } from '@music/api-router';
+import { AppError, type Context, type Logger, type Operation, refusesCaller } from '@music/api-router';
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
@@ -10,22 +10,6 @@ import {
   releaseIdempotencyKey,
 } from '@music/db';
 import { JSON_TYPE, sendBody } from './http';
-
-/**
- * The creating operations that take an `Idempotency-Key` (version 1.1), as `METHOD route`.
- * Sign-in and refresh never do: a header sent there is ignored.
- */
-const KEYED_ROUTES = new Set([
-  'POST /users',
-  'POST /artists',
-  'POST /songs',
-  'POST /playlists',
-  'POST /playlists/{playlistId}/songs',
-]);
-
-export function takesIdempotencyKey(method: string, routePath: string): boolean {
-  return KEYED_ROUTES.has(`${method} ${routePath}`);
-}
 
 /** 1 to 255 visible ASCII characters and spaces, not only spaces. */
 const KEY = /^[\x20-\x7e]{1,255}$/;
@@ -165,13 +149,13 @@ export function beginIdempotent(
   idempotency: Idempotency | undefined,
   req: IncomingMessage,
   ctx: Pick<Context, 'actor' | 'clientAddress' | 'tokenRefused'>,
-  operation: { isPublic: boolean; route: { method: string; path: string } | undefined },
+  operation: Pick<Operation, 'isPublic' | 'route' | 'traits'>,
   url: URL,
   raw: Buffer,
 ): undefined | Promise<Replay | Claimed> {
-  if (!idempotency || !operation.route) return undefined;
-  if (!takesIdempotencyKey(operation.route.method, operation.route.path)) return undefined;
-  if (ctx.tokenRefused === true || (!operation.isPublic && ctx.actor === null)) return undefined;
+  // Sign-in and refresh take no key: a header sent there is ignored.
+  if (!idempotency || !operation.route || !operation.traits.idempotent) return undefined;
+  if (refusesCaller(operation.isPublic, ctx)) return undefined;
   const key = parseIdempotencyKey(req.headers['idempotency-key']);
   if (key === undefined) return undefined;
   return idempotency.begin({

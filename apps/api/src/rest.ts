@@ -154,15 +154,6 @@ function allowed(methods: Iterable<string>): string {
   return [...list, 'OPTIONS'].join(', ');
 }
 
-/** A record of the API (user, artist, song, playlist): single-resource answers carry its ETag. */
-function isRecord(output: unknown): output is { id: string; updatedAt: string } {
-  return typeof output === 'object' && output !== null && 'id' in output && 'updatedAt' in output;
-}
-
-function isPage(output: unknown): output is { pagination: { page: number; limit: number; total: number } } {
-  return typeof output === 'object' && output !== null && 'pagination' in output;
-}
-
 export function createRestHandler(options: RestHandlerOptions) {
   const routes = compile();
   if (routes.some((r) => r.segments[0]!.startsWith('{'))) throw new Error('A route starts with a parameter');
@@ -258,22 +249,23 @@ export function createRestHandler(options: RestHandlerOptions) {
       }
       // Serialized once, for the answer, its ETag and a replay of its Idempotency-Key.
       const payload = JSON.stringify(output);
-      if (isRecord(output)) {
+      const { traits } = route.operation;
+      if (traits.record) {
         // Strong, the tag of the body itself: no query. Clients may keep the record and
         // revalidate it (private: it was answered to this caller).
         const etag = etagOfJson(payload);
         headers.ETag = etag;
         headers['Cache-Control'] = 'private, no-cache';
-        if (status === 201) headers.Location = `/v1${route.route.path}/${output.id}`;
+        if (status === 201) headers.Location = `/v1${route.route.path}/${(output as { id: string }).id}`;
         if (ifNoneMatch !== undefined && matchesWeakly(ifNoneMatch, etag)) {
           res.writeHead(304, headers);
           return res.end();
         }
-      } else if (isPage(output)) {
+      } else if (traits.list) {
         headers.Link = paginationLinks(
           `${publicOrigin(req, options.trustProxy)}${url.pathname}`,
           url.searchParams,
-          output.pagination,
+          (output as { pagination: { page: number; limit: number; total: number } }).pagination,
         );
       }
       await keyed?.complete(answerOf(status, headers, payload));

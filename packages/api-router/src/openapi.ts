@@ -13,7 +13,6 @@ import { ResponseComponents } from './openapi/response-components';
 import { errorResponses, type OperationFacts, successResponses } from './openapi/responses';
 import { serviceOperations } from './openapi/service-routes';
 import { addImpliedLimits, describeParameters, nameRequestBody, shareParameters } from './openapi/shape';
-import { type RouteFacts, recordPaths, traitsOf } from './openapi/traits';
 import { operations } from './procedures';
 import { appRouter } from './router';
 
@@ -32,7 +31,7 @@ const SECURITY = {
 /**
  * The `/v1` OpenAPI 3.1 document. trpc-to-openapi derives paths, parameters and schemas from the
  * procedures; what it cannot know is added here from each operation's route metadata and its
- * generated schemas (./openapi/traits.ts): the real success status, the contract's error bodies
+ * traits (./traits.ts, the same the HTTP transports read): the real success status, the contract's error bodies
  * and which errors each operation answers, the HTTP headers of version 1.1 (ETag and the
  * conditional requests, Idempotency-Key, RateLimit, Link, WWW-Authenticate), named request
  * bodies, examples, and the prose of ./openapi/operations.ts. An operation added to the router
@@ -61,21 +60,17 @@ export function createOpenApiDocument(options: { baseUrl?: string } = {}): OpenA
   document.components.schemas ??= {};
   const schemas = document.components.schemas;
 
-  const facts = operations.flatMap(({ path, route, isPublic, fieldMeta }) => {
+  const facts = operations.flatMap(({ path, route, traits, fieldMeta }) => {
     if (!route) return [];
-    const operation = document.paths[route.path]?.[route.method.toLowerCase()];
+    const operation = document.paths[route.path]?.[route.method.toLowerCase()] as Json | undefined;
     if (!operation) throw new Error(`OpenAPI generator skipped ${route.method} ${route.path}`);
-    return [
-      { procedurePath: path, route, operation, schemas, isPublic, fieldMeta } satisfies RouteFacts & Json,
-    ];
+    return [{ procedurePath: path, route, traits, operation, fieldMeta }];
   });
-  const records = recordPaths(facts);
   const responses = new ResponseComponents();
 
   for (const fact of facts) {
-    const { procedurePath, route, operation, fieldMeta } = fact;
+    const { procedurePath, route, traits, operation, fieldMeta } = fact;
     const doc = OPERATION_DOCS[procedurePath];
-    const traits = traitsOf(fact, records, doc);
     const parameters = (operation.parameters ?? []) as Parameters<typeof describeParameters>[0];
     describeParameters(parameters, fieldMeta, doc);
     nameRequestBody(operation, bodySchemaName(procedurePath), schemas, doc);

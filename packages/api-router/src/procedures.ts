@@ -2,6 +2,7 @@ import type { AnyTRPCProcedure } from '@trpc/server';
 import { z } from 'zod';
 import type { Context } from './context';
 import { appRouter } from './router';
+import { deriveTraits, type Traits } from './traits';
 import type { Meta, RouteMeta } from './trpc';
 
 /**
@@ -19,6 +20,8 @@ export interface Operation {
   isPublic: boolean;
   /** How it is served on `/v1` (every operation is, today). */
   route: RouteMeta | undefined;
+  /** Its HTTP traits (ETag, Link, Idempotency-Key, conditions, budget), decided once (./traits.ts). */
+  traits: Traits;
   /** The fields of its object input (none when it takes no input). */
   inputFields: readonly string[];
   /** The input fields that take numbers: a query string's text is converted for them. */
@@ -38,7 +41,7 @@ export interface Operation {
 }
 
 type Procedure = AnyTRPCProcedure & {
-  _def: { type: 'query' | 'mutation'; meta?: Meta; inputs: unknown[] };
+  _def: { type: 'query' | 'mutation'; meta?: Meta; inputs: unknown[]; output?: unknown };
 };
 
 /** The schema under `.optional()`, `.default()` and `.nullable()`. */
@@ -50,7 +53,7 @@ function unwrapped(schema: z.ZodType): z.ZodType {
   return inner;
 }
 
-function toOperation(path: string, procedure: Procedure): Operation {
+function toOperation(path: string, procedure: Procedure): Omit<Operation, 'traits'> {
   const { type, meta, inputs } = procedure._def;
   const shape: Record<string, z.ZodType> = inputs[0] instanceof z.ZodObject ? inputs[0].shape : {};
   const inputFields = Object.keys(shape);
@@ -67,10 +70,44 @@ function toOperation(path: string, procedure: Procedure): Operation {
   };
 }
 
+/** A procedure without a route is not served on `/v1`: only its budget applies (`/trpc`). */
+const UNROUTED: Traits = {
+  list: false,
+  record: false,
+  conditionalRead: false,
+  conditionalWrite: false,
+  idempotent: false,
+  counted: true,
+  security: 'bearer',
+};
+
+function withTraits(procedures: Record<string, Procedure>): Operation[] {
+  const entries = Object.entries(procedures).map(([path, procedure]) => ({
+    operation: toOperation(path, procedure),
+    output: procedure._def.output,
+  }));
+  const routed = entries.filter((e) => e.operation.route !== undefined);
+  const traits = deriveTraits(
+    routed.map(({ operation, output }) => {
+      const route = operation.route!;
+      const params = route.path.split('/').filter((s) => s.startsWith('{'));
+      return {
+        route,
+        isPublic: operation.isPublic,
+        output,
+        bodyFields: operation.inputFields.filter((field) => !params.includes(`{${field}}`)),
+      };
+    }),
+  );
+  const byOperation = new Map(routed.map((e, i) => [e.operation, traits[i]!]));
+  return entries.map(({ operation }) => ({ ...operation, traits: byOperation.get(operation) ?? UNROUTED }));
+}
+
 const byPath = new Map(
-  Object.entries(appRouter._def.procedures as unknown as Record<string, Procedure>).map(
-    ([path, procedure]) => [path, toOperation(path, procedure)],
-  ),
+  withTraits(appRouter._def.procedures as unknown as Record<string, Procedure>).map((operation) => [
+    operation.path,
+    operation,
+  ]),
 );
 
 /** Every operation, in the router's order. */

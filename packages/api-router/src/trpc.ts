@@ -11,6 +11,7 @@ import {
   toAppError,
   validationError,
 } from './errors';
+import type { Traits } from './traits';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -28,6 +29,8 @@ export interface RouteMeta {
   status?: 200 | 201 | 202 | 204;
   /** Errors this operation can answer besides the ones every operation of its shape has. */
   errors?: ErrorCode[];
+  /** Corrections of the traits derived from the procedure (./traits.ts), where the derivation is wrong. */
+  traits?: Partial<Traits>;
 }
 
 /** `public` is set by `publicProcedure` only: whether an operation needs a caller is declared by its builder. */

@@ -1,8 +1,9 @@
 import { ERROR_CODES, type ErrorCode } from '../error-codes';
+import type { Traits } from '../traits';
 import type { RouteMeta } from '../trpc';
 import { headersOf, type Json } from './components';
 import { commonHeaders, ERROR_DESCRIPTIONS, type ResponseComponents } from './response-components';
-import type { OperationDoc, Traits } from './types';
+import type { OperationDoc } from './types';
 
 /** One operation as the responses see it. */
 export interface OperationFacts {

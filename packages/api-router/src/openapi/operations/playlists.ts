@@ -65,12 +65,9 @@ export const playlistDocs: Record<string, OperationDoc> = {
       CONFLICT: 'The song is already in the playlist, or the playlist is full',
       VALIDATION_FAILED: '`songId` missing, malformed or naming no song',
     },
-    // The append changes the playlist's representation (its songIds): checked against its ETag.
-    traits: { conditionalWrite: true },
   },
   'playlists.removeSong': {
     description: 'Owner only. The song stays in the catalogue and in other playlists.',
     errors: { FORBIDDEN: NOT_OWNER, NOT_FOUND: 'No such playlist, or the song is not in it' },
-    traits: { conditionalWrite: true },
   },
 };

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { operationAt } from './procedures';
+import { deriveTraits, type TraitSource } from './traits';
+import type { RouteMeta } from './trpc';
+
+const record = z.object({ id: z.string(), updatedAt: z.string(), title: z.string() });
+const page = z.object({ data: z.array(record), pagination: z.object({ page: z.number() }) });
+
+function source(
+  route: Partial<RouteMeta> & Pick<RouteMeta, 'method' | 'path'>,
+  rest: Partial<TraitSource> = {},
+) {
+  return {
+    route: { summary: 's', tag: 't', ...route },
+    isPublic: false,
+    output: undefined,
+    bodyFields: [],
+    ...rest,
+  } satisfies TraitSource;
+}
+
+describe('deriveTraits', () => {
+  const [get, list, create, put, signIn, append, declared, corrected] = deriveTraits([
+    source({ method: 'GET', path: '/things/{thingId}' }, { output: record }),
+    source({ method: 'GET', path: '/things' }, { output: page }),
+    source({ method: 'POST', path: '/things', status: 201 }, { output: record, bodyFields: ['title'] }),
+    source(
+      { method: 'PUT', path: '/things/{thingId}' },
+      { output: record.optional(), bodyFields: ['title'] },
+    ),
+    source({ method: 'POST', path: '/auth/login' }, { isPublic: true, bodyFields: ['email'] }),
+    source({ method: 'POST', path: '/things/{thingId}/parts', status: 204 }, { bodyFields: ['partId'] }),
+    source({ method: 'DELETE', path: '/things/{thingId}/parts/{partId}', errors: ['PRECONDITION_FAILED'] }),
+    source(
+      { method: 'POST', path: '/things/{thingId}/copies', traits: { idempotent: false } },
+      { bodyFields: ['x'] },
+    ),
+  ]);
+
+  it('reads records and pages from the output schema', () => {
+    expect(get).toMatchObject({ record: true, list: false, conditionalRead: true, security: 'bearer' });
+    expect(list).toMatchObject({ record: false, list: true, conditionalRead: false });
+    // Under .optional() it is still a record.
+    expect(put).toMatchObject({ record: true, conditionalWrite: true, idempotent: false });
+  });
+
+  it('takes Idempotency-Key on POSTs with a body under a collection of records only', () => {
+    expect(create).toMatchObject({ idempotent: true, conditionalWrite: false });
+    expect(append).toMatchObject({ idempotent: true, record: false });
+    expect(signIn).toMatchObject({ idempotent: false, security: 'none' });
+  });
+
+  it('checks If-Match where the route declares 412, and a route meta corrects a derived trait', () => {
+    expect(declared!.conditionalWrite).toBe(true);
+    expect(corrected!.idempotent).toBe(false);
+  });
+
+  it('is what the router’s own operations carry', () => {
+    expect(operationAt('songs.create')!.traits).toMatchObject({ idempotent: true, record: true });
+    expect(operationAt('songs.list')!.traits).toMatchObject({ list: true, idempotent: false });
+    expect(operationAt('users.create')!.traits).toMatchObject({ idempotent: true, security: 'optional' });
+    expect(operationAt('auth.login')!.traits).toMatchObject({ idempotent: false, security: 'none' });
+    expect(operationAt('playlists.addSong')!.traits.conditionalWrite).toBe(true);
+  });
+});

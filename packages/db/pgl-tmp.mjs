@@ -1,0 +1,13 @@
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+let t=Date.now();
+const a = await PGlite.create({ extensions: { pg_trgm } });
+console.log('fresh', Date.now()-t);
+await a.exec('create extension if not exists pg_trgm; create table x(a int)');
+t=Date.now();
+const blob = await a.dumpDataDir('none');
+console.log('dump', Date.now()-t, blob.size);
+t=Date.now();
+const b = await PGlite.create({ loadDataDir: blob, extensions: { pg_trgm } });
+console.log('load', Date.now()-t);
+console.log((await b.query('select count(*) from x')).rows);
