@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { appErrorOf, type Deps, describeError } from '@music/api-router';
+import { type Deps, describeError } from '@music/api-router';
 import type { Database } from '@music/db';
 import { uuidv7 } from '@music/db';
 import type { Budgets } from './budgets';
 import { createCors } from './cors';
+import { answerFailure, type Exchange } from './exchange';
 import { fail, requestIdOf, sendError } from './http';
 import type { Idempotency } from './idempotency';
 import { requestContext } from './request-context';
@@ -77,26 +78,23 @@ export function createApp(options: AppOptions) {
     }
     if (parts.at(-1) === '' && parts.length > 1) parts.pop();
     const [version, ...route] = parts;
+    const exchange: Exchange = { req, res, url, route, requestId, headers };
 
     try {
-      if (version === 'trpc') return await trpc(req, res, route.join('/'), url, requestId, headers);
+      if (version === 'trpc') return await trpc(exchange);
       if (
         version === undefined ||
         !/^v\d+$/.test(version) ||
         (version !== 'v1' && !deprecated.has(version))
       ) {
-        return sendError(res, fail('NOT_FOUND', `No route ${url.pathname}`), headers);
+        throw fail('NOT_FOUND', `No route ${url.pathname}`);
       }
       if (deprecated.has(version)) headers['X-API-Deprecated'] = 'true';
       Object.assign(headers, cors.headersFor(req));
-      const preflight = (methods: string) => cors.preflightFor(req, methods);
-      if (await serviceRoute(route.join('/'), url.pathname, req.method, res, headers, preflight)) return;
-      await rest.handle(req, res, url, route, requestId, headers);
+      if (await serviceRoute(exchange, (methods) => cors.preflightFor(req, methods))) return;
+      await rest.handle(exchange);
     } catch (error) {
-      const { error: app, isInternal } = appErrorOf(error);
-      if (isInternal) logFailure(requestId, error);
-      if (!res.headersSent) sendError(res, app, headers);
-      else res.destroy();
+      answerFailure(exchange, error, logFailure);
     }
   };
 }

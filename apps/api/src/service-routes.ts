@@ -1,7 +1,9 @@
 import type { ServerResponse } from 'node:http';
-import { createOpenApiDocument, etagOfJson, matchesWeakly, parseEntityTags } from '@music/api-router';
+import { createOpenApiDocument, etagOfJson, matchesWeakly } from '@music/api-router';
 import type { Database } from '@music/db';
+import { conditionOf } from './conditions';
 import { DOCS_HTML, docsAsset } from './docs';
+import type { Exchange } from './exchange';
 import { fail, JSON_TYPE, sendBody, sendError, sendJson, sendNoContent } from './http';
 
 const ROUTES = new Set(['health', 'health/live', 'openapi.json', 'docs']);
@@ -70,16 +72,14 @@ export function createServiceRoutes(options: ServiceRoutesOptions) {
   }
 
   /** The document, with its ETag: a client revalidates it with If-None-Match and gets 304. */
-  function document(res: ServerResponse, headers: Record<string, string>) {
+  function document({ req, res, headers }: Exchange) {
     if (!openApi) {
       const doc = createOpenApiDocument();
       const json = JSON.stringify(doc);
       openApi = { json, etag: etagOfJson(json) };
     }
-    const header = res.req?.headers['if-none-match'];
-    const condition = header === undefined ? undefined : parseEntityTags(header);
-    if (condition === null)
-      return sendError(res, fail('BAD_REQUEST', 'If-None-Match must be * or a list of entity tags'), headers);
+    // A malformed one is the same 400 as on any operation (the one error path answers it).
+    const condition = conditionOf(req, 'if-none-match');
     const tagged = { ...headers, ETag: openApi.etag };
     if (condition && matchesWeakly(condition, openApi.etag)) {
       res.writeHead(304, { ...tagged, 'Cache-Control': 'no-cache' });
@@ -89,13 +89,12 @@ export function createServiceRoutes(options: ServiceRoutesOptions) {
   }
 
   return async function serviceRoute(
-    route: string,
-    pathname: string,
-    method: string | undefined,
-    res: ServerResponse,
-    headers: Record<string, string>,
+    exchange: Exchange,
     preflight: (methods: string) => Record<string, string> = () => ({}),
   ): Promise<boolean> {
+    const { res, headers } = exchange;
+    const method = exchange.req.method;
+    const route = exchange.route.join('/');
     if (!ROUTES.has(route) && !route.startsWith('docs/')) return false;
     if (method === 'OPTIONS') {
       sendNoContent(res, { ...headers, Allow: ALLOW, ...preflight(ALLOW) });
@@ -111,12 +110,12 @@ export function createServiceRoutes(options: ServiceRoutesOptions) {
     if (route === 'health') await readiness(res, headers);
     // Liveness: the process answers, whatever the database or a drain.
     else if (route === 'health/live') sendJson(res, 200, { status: 'ok' }, headers);
-    else if (route === 'openapi.json') document(res, headers);
+    else if (route === 'openapi.json') document(exchange);
     else if (route === 'docs') {
       send(res, { ...headers, ...DOCS_HEADERS }, { type: 'text/html; charset=utf-8', body: DOCS_HTML });
     } else {
       const asset = docsAsset(route.slice('docs/'.length));
-      if (!asset) sendError(res, fail('NOT_FOUND', `No route ${pathname}`), headers);
+      if (!asset) throw fail('NOT_FOUND', `No route ${exchange.url.pathname}`);
       else send(res, { ...headers, ...DOCS_HEADERS }, asset, 'public, max-age=3600');
     }
     return true;

@@ -22,9 +22,8 @@ const trpc = createTrpcTransport({
 });
 const server = createServer((req, res) => {
   const url = new URL(req.url ?? '/', 'http://localhost');
-  void trpc(req, res, url.pathname.slice('/trpc/'.length), url, 'test-request', {
-    'X-Request-Id': 'test-request',
-  });
+  const route = url.pathname.slice('/trpc/'.length).split('/');
+  void trpc({ req, res, url, route, requestId: 'test-request', headers: { 'X-Request-Id': 'test-request' } });
 });
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 afterAll(() => new Promise((resolve) => server.close(resolve)));

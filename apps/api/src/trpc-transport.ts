@@ -12,6 +12,7 @@ import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
 import { chargeBudget } from './budget-edge';
 import type { Budgets } from './budgets';
 import { conditionOf } from './conditions';
+import { answerFailure, type Exchange } from './exchange';
 import { MAX_BODY_BYTES, sendJson } from './http';
 import type { CreateContext } from './request-context';
 
@@ -33,14 +34,8 @@ export interface TrpcTransportOptions {
 export function createTrpcTransport(options: TrpcTransportOptions) {
   const { createContext, onInternalError, budgets } = options;
 
-  async function plainQuery(
-    req: IncomingMessage,
-    res: ServerResponse,
-    path: string,
-    url: URL,
-    requestId: string,
-    baseHeaders: Record<string, string>,
-  ): Promise<boolean> {
+  async function plainQuery(exchange: Exchange, path: string): Promise<boolean> {
+    const { req, res, url, requestId } = exchange;
     const operation = operationAt(path);
     if (req.method !== 'GET' || operation?.kind !== 'query') return false;
     if (url.searchParams.has('batch') || req.headers['trpc-accept'] !== undefined) return false;
@@ -53,11 +48,8 @@ export function createTrpcTransport(options: TrpcTransportOptions) {
       // tRPC's handler answers a malformed input with its parse error.
       return false;
     }
-    const headers: Record<string, string> = {
-      ...baseHeaders,
-      'Content-Type': 'application/json',
-      Vary: 'trpc-accept, accept',
-    };
+    const { headers } = exchange;
+    Object.assign(headers, { 'Content-Type': 'application/json', Vary: 'trpc-accept, accept' });
     try {
       const ctx = await createContext(req, requestId);
       // The caller's budget, as on /v1: RateLimit headers on the answer, a 429 when over.
@@ -66,8 +58,8 @@ export function createTrpcTransport(options: TrpcTransportOptions) {
       const data = await operation.call(ctx, async () => input);
       sendJson(res, 200, { result: { data } }, headers);
     } catch (failure) {
-      const { error, isInternal } = appErrorOf(failure);
-      if (isInternal) onInternalError(requestId, failure);
+      // The one error path, answered in tRPC's envelope instead of the contract's body.
+      const error = answerFailure(exchange, failure, onInternalError, false);
       if (error.retryAfter !== undefined) headers['Retry-After'] = String(error.retryAfter);
       sendJson(res, error.status, { error: rpcErrorShape(error, path) }, headers);
     }
@@ -111,13 +103,7 @@ export function createTrpcTransport(options: TrpcTransportOptions) {
     }
   }
 
-  function handler(
-    req: IncomingMessage,
-    res: ServerResponse,
-    path: string,
-    requestId: string,
-    baseHeaders: Record<string, string>,
-  ) {
+  function handler({ req, res, requestId, headers: baseHeaders }: Exchange, path: string) {
     return nodeHTTPRequestHandler({
       router: appRouter,
       req,
@@ -142,15 +128,9 @@ export function createTrpcTransport(options: TrpcTransportOptions) {
     });
   }
 
-  return async function trpc(
-    req: IncomingMessage,
-    res: ServerResponse,
-    path: string,
-    url: URL,
-    requestId: string,
-    headers: Record<string, string>,
-  ) {
-    if (await plainQuery(req, res, path, url, requestId, headers)) return;
-    await handler(req, res, path, requestId, headers);
+  return async function trpc(exchange: Exchange) {
+    const path = exchange.route.join('/');
+    if (await plainQuery(exchange, path)) return;
+    await handler(exchange, path);
   };
 }
