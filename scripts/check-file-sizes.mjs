@@ -7,8 +7,8 @@ import path from 'node:path';
 
 const MAX_LINES = 350;
 const SOURCE = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs|css)$/;
-// Landed migrations are frozen (STYLE.md, migrations are never edited after they land), so a long
-// one could not be split to satisfy this check.
+// Landed migrations are frozen (docs/architecture.md, "Where does my change go": never edit one that
+// landed), so a long one could not be split to satisfy this check.
 // Types generated from the API's OpenAPI document (examples/*/src/schema.d.ts) are one file by
 // design: they are regenerated whole, never edited.
 const EXEMPT = [

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { error, makePlaylist, type Playlist, playlistWorld } from './testing/catalogue';
 
 /**
- * Contract 1.1 over HTTP for playlists: ids in any letter case, `sort`, writes that change
+ * Version 1.1 over HTTP for playlists: ids in any letter case, `sort`, writes that change
  * nothing, and If-Match on every playlist write (the playlist's ETag, its songs included).
  */
 

@@ -77,7 +77,7 @@ export function equal<T>(actual: T, expected: T, what: string): void {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 
-/** Section 0: ids are lower-case UUIDs, dates UTC without milliseconds. */
+/** The API's formats: ids are lower-case UUIDs, dates UTC without milliseconds. */
 export function checkRecord(
   record: { id: string; createdAt: string; updatedAt: string },
   what: string,

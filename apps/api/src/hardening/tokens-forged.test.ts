@@ -160,7 +160,7 @@ describe('forged, malformed and foreign access tokens', () => {
       const body = { email: user.email, password: user.password };
       const address = { 'x-forwarded-for': uniqueAddress() };
       const headers = { authorization: 'Bearer a.b.c', ...address };
-      // Contract 8.1: a token that was presented and refused is a 401 everywhere, never a
+      // Since version 1.1: a token that was presented and refused is a 401 everywhere, never a
       // silent downgrade to anonymous.
       const refused =
         transport === 'v1'
