@@ -202,6 +202,14 @@ describe('ETags on reads', () => {
     const etag = document.headers.get('etag') ?? '';
     expect(etag).toMatch(/^".+"$/);
     expect((await send('/openapi.json', { headers: { 'if-none-match': etag } })).status).toBe(304);
+    // The document reads the header as every operation does: the same 400, word for word.
+    const [onDocument, onOperation] = await Promise.all(
+      ['/openapi.json', '/auth/me'].map((path) =>
+        send(path, { headers: { ...auth, 'if-none-match': 'no-quotes' } }),
+      ),
+    );
+    expect(onDocument!.status).toBe(400);
+    expect(await onDocument!.json()).toEqual(await onOperation!.json());
   });
 });
 
