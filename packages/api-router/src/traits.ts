@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { RouteMeta } from './trpc';
 
 /**
  * What an operation is as far as HTTP goes, decided once per operation from what its procedure
@@ -29,9 +28,18 @@ export interface Traits {
   security: 'bearer' | 'optional' | 'none';
 }
 
+/** What the derivation reads of a route's meta (`RouteMeta` in ./trpc.ts, which refers to this file). */
+interface RouteFacts {
+  method: string;
+  path: string;
+  status?: number | undefined;
+  errors?: readonly string[] | undefined;
+  traits?: Partial<Traits> | undefined;
+}
+
 /** What the derivation reads of one procedure. */
 export interface TraitSource {
-  route: RouteMeta;
+  route: RouteFacts;
   /** Built with `publicProcedure`. */
   isPublic: boolean;
   /** The procedure's output schema (`.output()`), if it declares one. */
@@ -52,7 +60,7 @@ function objectKeys(schema: unknown): Set<string> {
   return new Set(inner instanceof z.ZodObject ? Object.keys(inner.shape) : []);
 }
 
-function answersBody(route: RouteMeta): boolean {
+function answersBody(route: RouteFacts): boolean {
   return route.status !== 204 && route.status !== 202;
 }
 
