@@ -16,7 +16,7 @@ import { toProblem } from '@/lib/errors';
 import { useFocusFirstInvalid, useForm } from '@/lib/form';
 import { trpc, type User } from '@/lib/trpc';
 import { useUnsavedWarning } from '@/lib/unsaved';
-import { changedFields, needsCurrentPassword } from '@/lib/user-changes';
+import { changedFields, needsCurrentPassword, patchInput } from '@/lib/user-changes';
 
 /**
  * The form's fields as `users.patch` takes them: a name and an email an account may have, and the
@@ -86,11 +86,7 @@ export function AccountDetailsForm({ user }: { user: User }) {
     }
     let fresh: User;
     try {
-      fresh = await patch.mutateAsync({
-        userId: user.id,
-        ...changes,
-        ...(needed ? { currentPassword: input.currentPassword } : {}),
-      });
+      fresh = await patch.mutateAsync(patchInput(user.id, changes, needed, input.currentPassword));
     } catch (error) {
       const refusal = toProblem(error);
       if (refusal.code === 'CONFLICT') setFields({ email: 'Another account has this email address' });

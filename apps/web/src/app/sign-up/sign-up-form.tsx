@@ -13,10 +13,11 @@ import {
   type Problem,
   ProblemNotice,
   tryAgainIn,
+  WideSubmit,
   withNext,
 } from '@/components/account-form';
 import { PasswordInput } from '@/components/password-input';
-import { Button, RequiredNote, TextInput } from '@/components/ui';
+import { RequiredNote, TextInput } from '@/components/ui';
 import { useFocusFirstInvalid, useForm } from '@/lib/form';
 import { safeNext } from '@/lib/navigation';
 
@@ -102,9 +103,7 @@ export function SignUpForm() {
           hint={PASSWORD_RULE}
           {...field('password')}
         />
-        <Button type="submit" variant="primary" busy={busy} className="wide">
-          {busy ? 'Creating your account…' : 'Create account'}
-        </Button>
+        <WideSubmit busy={busy} busyLabel="Creating your account…" label="Create account" />
       </form>
       <p className="muted">
         Already have an account? <Link href={signIn}>Sign in</Link>
