@@ -35,25 +35,20 @@ describe.each([
 ])('If-Match on an $what', ({ path, make, change, lost }) => {
   it('accepts the tag its GET answered, refuses it once stale with 412, and changes nothing then', async () => {
     const record = await make();
+    // Both writes send the tag the first GET answered: the second must find it stale.
+    const patchIfMatch = (body: object, tag: string) =>
+      api.request('PATCH', path(record.id), { token: admin.token, body, headers: { 'if-match': tag } });
     const read = await api.request('GET', path(record.id), { token: admin.token });
     const tag = read.headers.get('etag')!;
     expect(tag).toBe(tagOfBody(read.text));
 
-    const patched = await api.request('PATCH', path(record.id), {
-      token: admin.token,
-      body: change,
-      headers: { 'if-match': tag },
-    });
+    const patched = await patchIfMatch(change, tag);
     expect(patched.status).toBe(200);
     const next = patched.headers.get('etag')!;
     expect(next).not.toBe(tag);
     expect(next).toBe(tagOfBody(patched.text));
 
-    const stale = await api.request('PATCH', path(record.id), {
-      token: admin.token,
-      body: lost,
-      headers: { 'if-match': tag },
-    });
+    const stale = await patchIfMatch(lost, tag);
     expect(stale.status).toBe(412);
     expect(stale.body).toEqual(error('PRECONDITION_FAILED'));
     const after = await api.request('GET', path(record.id), { token: admin.token });

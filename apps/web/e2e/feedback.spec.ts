@@ -1,7 +1,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { ADMIN } from '../playwright.config';
 import { uniqueSuffix } from './api';
-import { followHeaderLink, signIn } from './steps';
+import { createArtist, followHeaderLink, signIn } from './steps';
 
 /**
  * What the console tells after an action, and what it asks before edits are lost: a toast (the
@@ -22,12 +22,7 @@ test('creating and deleting an artist each say so in a toast, which leaves the f
   page,
 }) => {
   const name = `Toast Band ${suffix}`;
-  await page.goto('/artists');
-  await page.getByRole('button', { name: 'New artist' }).click();
-  const dialog = page.getByRole('dialog', { name: 'New artist' });
-  await dialog.getByLabel('Name').fill(name);
-  await dialog.getByRole('button', { name: 'Create artist' }).click();
-  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+  await createArtist(page, name);
   const created = toast(page, `Created “${name}”.`);
   await expect(created).toBeVisible();
   // Announced, never focused: the focus is not inside the toasts.
@@ -125,12 +120,7 @@ test('the users dialogs confirm in a toast and ask before unsaved edits are lost
 
 test('a link out of a page with unsaved edits asks first; staying keeps them', async ({ page }) => {
   const name = `Leaving Band ${suffix}`;
-  await page.goto('/artists');
-  await page.getByRole('button', { name: 'New artist' }).click();
-  const dialog = page.getByRole('dialog', { name: 'New artist' });
-  await dialog.getByLabel('Name').fill(name);
-  await dialog.getByRole('button', { name: 'Create artist' }).click();
-  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+  await createArtist(page, name);
 
   const asked: string[] = [];
   // The first question is answered "stay", the next ones "leave".

@@ -53,13 +53,18 @@ export async function createUser(
   await expect(page).not.toHaveURL(/[?&]search=/);
 }
 
-export async function createArtist(page: Page, name: string, account: { name: string; email: string }) {
+/** An artist made in the New artist dialog; with `account`, a biography too and that account managing it. */
+export async function createArtist(page: Page, name: string, account?: { name: string; email: string }) {
   await page.goto('/artists');
   await page.getByRole('button', { name: 'New artist' }).click();
   const dialog = page.getByRole('dialog', { name: 'New artist' });
   await dialog.getByLabel('Name').fill(name);
-  await dialog.getByLabel('Biography').fill(`${name} writes songs for the tests.`);
-  await dialog.getByLabel('Managed by account').selectOption({ label: `${account.name} (${account.email})` });
+  if (account) {
+    await dialog.getByLabel('Biography').fill(`${name} writes songs for the tests.`);
+    await dialog
+      .getByLabel('Managed by account')
+      .selectOption({ label: `${account.name} (${account.email})` });
+  }
   await dialog.getByRole('button', { name: 'Create artist' }).click();
   await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
 }

@@ -95,8 +95,6 @@ export function expectError<R extends Route, S extends StatusOf<R>, E>(
   route: R,
   status: S,
 ): NonNullable<E> {
-  expectStatus(result.response, route, status, result.data);
-  if (result.error === undefined || result.error === null)
-    throw new Mismatch(`${route} ${status} has no body`);
-  return result.error;
+  // expectData's checks with the two bodies swapped: the error is the body this answer must have.
+  return expectData({ data: result.error, error: result.data, response: result.response }, route, status);
 }

@@ -182,6 +182,19 @@ export function idListQuery(what: string, max: number) {
   );
 }
 
+/**
+ * A list operation's `ids` filter: an `idListQuery` whose description says what an id naming
+ * nothing does there and which page of other records it resolves in one call.
+ */
+export function idsFilter(what: string, max: number, words: { absent: string; resolves: string }) {
+  return idListQuery(what, max).meta({
+    description:
+      `Only these ${what}s: 1 to ${max} comma-separated ids (UUIDs, any letter case; ` +
+      `duplicates are ignored); ${words.absent} Resolves ${words.resolves} in one call: pass ` +
+      `\`limit=${max}\` to get them all on one page.`,
+  });
+}
+
 /** A validated id-list parameter as its ids (undefined when it was not given). */
 export function idList(ids: string | undefined): string[] | undefined {
   return ids === undefined ? undefined : ids.split(',');

@@ -2,21 +2,15 @@
 
 import { emailSchema, patchUserInput, usernameSchema } from '@music/api-router/schemas';
 import { type FormEvent, useId, useState } from 'react';
-import {
-  accountProblem,
-  NAME_RULE,
-  type Problem,
-  ProblemNotice,
-  SuccessStatus,
-} from '@/components/account-form';
-import { PasswordInput } from '@/components/password-input';
+import { accountProblem, type Problem, ProblemNotice, SuccessStatus } from '@/components/account-form';
+import { OwnAccountInputs } from '@/components/own-account-inputs';
 import { useRefreshMe } from '@/components/session';
-import { Button, RequiredNote, TextInput } from '@/components/ui';
+import { Button, RequiredNote } from '@/components/ui';
 import { toProblem } from '@/lib/errors';
 import { useFocusFirstInvalid, useForm } from '@/lib/form';
 import { trpc, type User } from '@/lib/trpc';
 import { useUnsavedWarning } from '@/lib/unsaved';
-import { changedFields, needsCurrentPassword } from '@/lib/user-changes';
+import { changedFields, needsCurrentPassword, patchInput } from '@/lib/user-changes';
 
 /**
  * The form's fields as `users.patch` takes them: a name and an email an account may have, and the
@@ -33,7 +27,6 @@ const NOUNS = {
   currentPassword: 'your current password',
 };
 
-const CURRENT_HINT = 'Needed only to change your email: a new name needs none.';
 const CURRENT_NEEDED = 'Enter your current password to change your email';
 
 type Values = { username: string; email: string; currentPassword: string };
@@ -86,11 +79,7 @@ export function AccountDetailsForm({ user }: { user: User }) {
     }
     let fresh: User;
     try {
-      fresh = await patch.mutateAsync({
-        userId: user.id,
-        ...changes,
-        ...(needed ? { currentPassword: input.currentPassword } : {}),
-      });
+      fresh = await patch.mutateAsync(patchInput(user.id, changes, needed, input.currentPassword));
     } catch (error) {
       const refusal = toProblem(error);
       if (refusal.code === 'CONFLICT') setFields({ email: 'Another account has this email address' });
@@ -109,15 +98,7 @@ export function AccountDetailsForm({ user }: { user: User }) {
       <form ref={invalid.ref} aria-labelledby={heading} onSubmit={save} noValidate>
         <ProblemNotice problem={problem} />
         <RequiredNote />
-        <TextInput label="Name" name="username" autoComplete="name" hint={NAME_RULE} {...field('username')} />
-        <TextInput label="Email" name="email" type="email" autoComplete="email" {...field('email')} />
-        <PasswordInput
-          label="Current password"
-          name="currentPassword"
-          autoComplete="current-password"
-          hint={CURRENT_HINT}
-          {...field('currentPassword')}
-        />
+        <OwnAccountInputs field={field} password="current" />
         <SuccessStatus message={saved} />
         <Button type="submit" variant="primary" busy={patch.isPending}>
           Save name and email

@@ -3,6 +3,7 @@
 import { type FieldError, passwordSchema, usernameSchema } from '@music/api-router/schemas';
 import Link from 'next/link';
 import { useEffect, useRef } from 'react';
+import { Button } from '@/components/ui';
 import { describeError, toProblem, tryAgainAfter } from '@/lib/errors';
 import { messageInWords } from '@/lib/validation-words';
 
@@ -127,4 +128,13 @@ export const CONSOLE_UNREACHABLE = 'The console cannot be reached. Check your co
 /** `path` with the page to go to afterwards, when it is not the start page. */
 export function withNext(path: string, next: string): string {
   return next === '/' ? path : `${path}?next=${encodeURIComponent(next)}`;
+}
+
+/** The full-width submit of the signed-out pages (sign-in, sign-up, recovery): while `busy`, `busyLabel`. */
+export function WideSubmit({ busy, busyLabel, label }: { busy: boolean; busyLabel: string; label: string }) {
+  return (
+    <Button type="submit" variant="primary" busy={busy} className="wide">
+      {busy ? busyLabel : label}
+    </Button>
+  );
 }

@@ -1,6 +1,7 @@
 'use client';
 
 import { type CSSProperties, type RefObject, useEffect, useId, useState } from 'react';
+import { HiddenLabel } from './ui';
 
 /** One suggestion: `disabled` ones are listed (so their state is heard) but cannot be chosen. */
 export type ComboboxOption = { id: string; label: string; disabled?: boolean; note?: string };
@@ -92,9 +93,7 @@ export function Combobox({
 
   return (
     <div className="combobox">
-      <label htmlFor={id} className="sr-only">
-        {label}
-      </label>
+      <HiddenLabel htmlFor={id}>{label}</HiddenLabel>
       <input
         ref={inputRef}
         id={id}

@@ -248,6 +248,15 @@ export function useDebounced<T>(value: T, ms = 250): T {
   return debounced;
 }
 
+/** A label only assistive technology reads: for a control whose placeholder shows its purpose. */
+export function HiddenLabel({ htmlFor, children }: { htmlFor: string; children: ReactNode }) {
+  return (
+    <label htmlFor={htmlFor} className="sr-only">
+      {children}
+    </label>
+  );
+}
+
 export function SearchBox({
   label,
   value,
@@ -262,9 +271,7 @@ export function SearchBox({
   const id = useId();
   return (
     <div className="search">
-      <label htmlFor={id} className="sr-only">
-        {label}
-      </label>
+      <HiddenLabel htmlFor={id}>{label}</HiddenLabel>
       <input
         id={id}
         type="search"

@@ -1,7 +1,7 @@
 'use client';
 
 import { createUserInput, emailSchema, patchUserInput, usernameSchema } from '@music/api-router/schemas';
-import { useState } from 'react';
+import { type ComponentProps, useState } from 'react';
 import { accountProblem, NAME_RULE, PASSWORD_RULE } from '@/components/account-form';
 import { DialogForm, type RecordFormProps } from '@/components/dialog-form';
 import { PasswordInput } from '@/components/password-input';
@@ -12,7 +12,7 @@ import { toProblem } from '@/lib/errors';
 import { useForm } from '@/lib/form';
 import { type Role, trpc, type User } from '@/lib/trpc';
 import { differs, useDirty } from '@/lib/unsaved';
-import { type AccountChanges, changedFields, needsCurrentPassword } from '@/lib/user-changes';
+import { type AccountChanges, changedFields, needsCurrentPassword, patchInput } from '@/lib/user-changes';
 
 export const ROLES: Role[] = ['user', 'artist', 'admin'];
 export const ROLE_LABEL: Record<Role, string> = { user: 'Listener (user)', artist: 'Artist', admin: 'Admin' };
@@ -43,6 +43,30 @@ const NOUNS = {
   currentPassword: 'your current password',
 };
 
+/** The name, email and new password both dialogs ask for: only the password's label and hint differ. */
+function AccountInputs({
+  field,
+  passwordLabel,
+  passwordHint,
+}: {
+  field: (name: 'username' | 'email' | 'password') => Omit<ComponentProps<typeof TextInput>, 'label'>;
+  passwordLabel: string;
+  passwordHint: string;
+}) {
+  return (
+    <>
+      <TextInput label="Name" autoComplete="off" hint={NAME_RULE} {...field('username')} />
+      <TextInput label="Email" type="email" autoComplete="off" {...field('email')} />
+      <PasswordInput
+        label={passwordLabel}
+        autoComplete="new-password"
+        hint={passwordHint}
+        {...field('password')}
+      />
+    </>
+  );
+}
+
 /** A new account with any role (admin only for roles other than `user`; the API checks). */
 export function UserCreateForm({ onSaved, onCancel }: RecordFormProps<User>) {
   const notify = useToast();
@@ -71,14 +95,7 @@ export function UserCreateForm({ onSaved, onCancel }: RecordFormProps<User>) {
       onCancel={onCancel}
       requiredNote
     >
-      <TextInput label="Name" autoComplete="off" hint={NAME_RULE} {...field('username')} />
-      <TextInput label="Email" type="email" autoComplete="off" {...field('email')} />
-      <PasswordInput
-        label="Password"
-        autoComplete="new-password"
-        hint={PASSWORD_RULE}
-        {...field('password')}
-      />
+      <AccountInputs field={field} passwordLabel="Password" passwordHint={PASSWORD_RULE} />
       <Select label="Role" {...field('role')}>
         <RoleOptions />
       </Select>
@@ -154,11 +171,7 @@ export function UserEditForm({ user, onSaved, onCancel }: RecordFormProps<User> 
     setFailure(null);
     let fresh: User;
     try {
-      fresh = await patch.mutateAsync({
-        userId: user.id,
-        ...changes,
-        ...(needed ? { currentPassword: input.currentPassword } : {}),
-      });
+      fresh = await patch.mutateAsync(patchInput(user.id, changes, needed, input.currentPassword));
     } catch (error) {
       const problem = toProblem(error);
       // A conflict is the last admin's demotion (only your own can leave no admin) or a taken email.
@@ -199,14 +212,7 @@ export function UserEditForm({ user, onSaved, onCancel }: RecordFormProps<User> 
       onCancel={onCancel}
       requiredNote
     >
-      <TextInput label="Name" autoComplete="off" hint={NAME_RULE} {...field('username')} />
-      <TextInput label="Email" type="email" autoComplete="off" {...field('email')} />
-      <PasswordInput
-        label="New password"
-        autoComplete="new-password"
-        hint={passwordHint(saved, self)}
-        {...field('password')}
-      />
+      <AccountInputs field={field} passwordLabel="New password" passwordHint={passwordHint(saved, self)} />
       {self && (
         <PasswordInput
           label="Your current password"

@@ -46,3 +46,16 @@ export function changedFields(saved: SavedAccount, edited: EditedAccount): Accou
 export function needsCurrentPassword(changes: AccountChanges, self: boolean): boolean {
   return self && (changes.email !== undefined || changes.password !== undefined);
 }
+
+/**
+ * What `users.patch` is sent: the account, its changes, and the caller's current password only
+ * when `needsCurrentPassword` said the API asks for it.
+ */
+export function patchInput(
+  userId: string,
+  changes: AccountChanges,
+  needed: boolean,
+  currentPassword: string | undefined,
+) {
+  return { userId, ...changes, ...(needed ? { currentPassword } : {}) };
+}

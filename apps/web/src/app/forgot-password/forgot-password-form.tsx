@@ -8,6 +8,7 @@ import {
   RESET_MAIL_SENT,
   resetRequestProblem,
   SuccessStatus,
+  WideSubmit,
 } from '@/components/account-form';
 import { Button, TextInput } from '@/components/ui';
 import { useFocusFirstInvalid, useForm } from '@/lib/form';
@@ -59,9 +60,7 @@ export function ForgotPasswordForm() {
           </p>
           <ProblemNotice problem={resetRequestProblem(request.error)} />
           <TextInput label="Email" name="email" type="email" autoComplete="email" {...field('email')} />
-          <Button type="submit" variant="primary" busy={request.isPending} className="wide">
-            {request.isPending ? 'Sending…' : 'Send me a link'}
-          </Button>
+          <WideSubmit busy={request.isPending} busyLabel="Sending…" label="Send me a link" />
         </form>
       )}
       <p className="muted">

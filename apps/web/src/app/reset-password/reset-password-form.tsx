@@ -3,9 +3,14 @@
 import { confirmResetInput } from '@music/api-router/schemas';
 import Link from 'next/link';
 import { type FormEvent, useEffect, useState } from 'react';
-import { PASSWORD_RULE, type Problem, ProblemNotice, SuccessStatus } from '@/components/account-form';
+import {
+  PASSWORD_RULE,
+  type Problem,
+  ProblemNotice,
+  SuccessStatus,
+  WideSubmit,
+} from '@/components/account-form';
 import { PasswordInput } from '@/components/password-input';
-import { Button } from '@/components/ui';
 import { describeError, toProblem } from '@/lib/errors';
 import { useFocusFirstInvalid, useForm } from '@/lib/form';
 import { type ResetToken, readResetToken, withoutFragment } from '@/lib/reset-token';
@@ -108,9 +113,7 @@ function NewPasswordForm({ token }: { token: string }) {
             hint={`${PASSWORD_RULE}. Setting it signs your account out everywhere.`}
             {...field('password')}
           />
-          <Button type="submit" variant="primary" busy={reset.isPending} className="wide">
-            {reset.isPending ? 'Setting your password…' : 'Set new password'}
-          </Button>
+          <WideSubmit busy={reset.isPending} busyLabel="Setting your password…" label="Set new password" />
         </form>
       )}
     </>

@@ -5,9 +5,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { type FormEvent, useState } from 'react';
-import { CONSOLE_UNREACHABLE, tryAgainIn, withNext } from '@/components/account-form';
+import { CONSOLE_UNREACHABLE, tryAgainIn, WideSubmit, withNext } from '@/components/account-form';
 import { PasswordInput } from '@/components/password-input';
-import { Button, ErrorNotice, Notice, TextInput } from '@/components/ui';
+import { ErrorNotice, Notice, TextInput } from '@/components/ui';
 import { useForm } from '@/lib/form';
 import { safeNext } from '@/lib/navigation';
 
@@ -69,9 +69,7 @@ export function SignInForm() {
           autoComplete="current-password"
           {...field('password')}
         />
-        <Button type="submit" variant="primary" busy={busy} className="wide">
-          {busy ? 'Signing in…' : 'Sign in'}
-        </Button>
+        <WideSubmit busy={busy} busyLabel="Signing in…" label="Sign in" />
       </form>
       <p className="muted">
         <Link href="/forgot-password">Forgot password?</Link>

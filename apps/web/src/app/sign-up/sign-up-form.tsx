@@ -8,15 +8,14 @@ import { type FormEvent, useState } from 'react';
 import {
   CONSOLE_UNREACHABLE,
   fieldsOf,
-  NAME_RULE,
-  PASSWORD_RULE,
   type Problem,
   ProblemNotice,
   tryAgainIn,
+  WideSubmit,
   withNext,
 } from '@/components/account-form';
-import { PasswordInput } from '@/components/password-input';
-import { Button, RequiredNote, TextInput } from '@/components/ui';
+import { OwnAccountInputs } from '@/components/own-account-inputs';
+import { RequiredNote } from '@/components/ui';
 import { useFocusFirstInvalid, useForm } from '@/lib/form';
 import { safeNext } from '@/lib/navigation';
 
@@ -93,18 +92,8 @@ export function SignUpForm() {
       <form ref={invalid.ref} onSubmit={submit} noValidate>
         <ProblemNotice problem={problem} />
         <RequiredNote />
-        <TextInput label="Name" name="username" autoComplete="name" hint={NAME_RULE} {...field('username')} />
-        <TextInput label="Email" name="email" type="email" autoComplete="email" {...field('email')} />
-        <PasswordInput
-          label="Password"
-          name="password"
-          autoComplete="new-password"
-          hint={PASSWORD_RULE}
-          {...field('password')}
-        />
-        <Button type="submit" variant="primary" busy={busy} className="wide">
-          {busy ? 'Creating your account…' : 'Create account'}
-        </Button>
+        <OwnAccountInputs field={field} password="new" />
+        <WideSubmit busy={busy} busyLabel="Creating your account…" label="Create account" />
       </form>
       <p className="muted">
         Already have an account? <Link href={signIn}>Sign in</Link>

@@ -1,29 +1,19 @@
 import type { ArtistRow } from '@music/db';
 import { z } from 'zod';
-import { idListQuery, idParam, listOf, longText, pageQuery, sortQuery, text, uuidField } from '../../schemas';
-import { timestamps, timestampsOf } from '../shared/records.schema';
+import { idParam, idsFilter, listOf, longText, pageQuery, sortQuery, text, uuidField } from '../../schemas';
+import { recordOf, recordSchema } from '../shared/records.schema';
 
-export const artistSchema = z
-  .object({
-    id: z.uuid(),
-    // The bounds the input enforces, so the document shows what a client can expect.
-    name: z.string().min(1).max(200),
-    bio: z.string().max(2000).nullable(),
-    userId: z.uuid().nullable().meta({ description: 'The account managing this artist (role `artist`)' }),
-    ...timestamps,
-  })
-  .meta({ id: 'Artist' });
+export const artistSchema = recordSchema('Artist', {
+  // The bounds the input enforces, so the document shows what a client can expect.
+  name: z.string().min(1).max(200),
+  bio: z.string().max(2000).nullable(),
+  userId: z.uuid().nullable().meta({ description: 'The account managing this artist (role `artist`)' }),
+});
 
 export type Artist = z.infer<typeof artistSchema>;
 
 export function toArtist(row: ArtistRow): Artist {
-  return {
-    id: row.id,
-    name: row.name,
-    bio: row.bio,
-    userId: row.user_id,
-    ...timestampsOf(row),
-  };
+  return recordOf(row, { name: row.name, bio: row.bio, userId: row.user_id });
 }
 
 const artistFields = {
@@ -69,12 +59,9 @@ export const listArtistsInput = z.strictObject({
   userId: uuidField().optional().meta({
     description: 'Only artists managed by this account (an extension: how the console finds “my artist”)',
   }),
-  ids: idListQuery('artist', MAX_ARTIST_IDS).meta({
-    description:
-      `Only these artists: 1 to ${MAX_ARTIST_IDS} comma-separated ids (UUIDs, any letter case; ` +
-      'duplicates are ignored); ids that name nothing are simply absent, and the other filters still ' +
-      'apply. Resolves the artists of a page of songs in one call: pass ' +
-      `\`limit=${MAX_ARTIST_IDS}\` to get them all on one page.`,
+  ids: idsFilter('artist', MAX_ARTIST_IDS, {
+    absent: 'ids that name nothing are simply absent, and the other filters still apply.',
+    resolves: 'the artists of a page of songs',
   }),
   ...pageQuery,
 });

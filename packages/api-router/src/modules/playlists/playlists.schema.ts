@@ -1,7 +1,7 @@
 import type { PlaylistWithSongs } from '@music/db';
 import { z } from 'zod';
 import { idParam, listOf, longText, pageQuery, sortQuery, text, uuidField } from '../../schemas';
-import { timestamps, timestampsOf } from '../shared/records.schema';
+import { recordOf, recordSchema } from '../shared/records.schema';
 import { uniqueIds } from '../songs/songs.schema';
 
 /**
@@ -11,18 +11,14 @@ import { uniqueIds } from '../songs/songs.schema';
 export const MAX_PLAYLIST_SONGS = 10_000;
 
 // The output states the bounds the input enforces, so the document tells clients what they get.
-export const playlistSchema = z
-  .object({
-    id: z.uuid(),
-    userId: z.uuid().meta({ description: 'The owner' }),
-    name: z.string().min(1).max(100),
-    description: z.string().max(1000).nullable(),
-    isPublic: z.boolean(),
-    songIds: z.array(z.uuid()).max(MAX_PLAYLIST_SONGS).meta({ description: 'The songs in playlist order' }),
-    songCount: z.number().int().min(0).max(MAX_PLAYLIST_SONGS).meta({ description: 'songIds.length' }),
-    ...timestamps,
-  })
-  .meta({ id: 'Playlist' });
+export const playlistSchema = recordSchema('Playlist', {
+  userId: z.uuid().meta({ description: 'The owner' }),
+  name: z.string().min(1).max(100),
+  description: z.string().max(1000).nullable(),
+  isPublic: z.boolean(),
+  songIds: z.array(z.uuid()).max(MAX_PLAYLIST_SONGS).meta({ description: 'The songs in playlist order' }),
+  songCount: z.number().int().min(0).max(MAX_PLAYLIST_SONGS).meta({ description: 'songIds.length' }),
+});
 
 export type Playlist = z.infer<typeof playlistSchema>;
 
@@ -31,16 +27,14 @@ export type Playlist = z.infer<typeof playlistSchema>;
  * in it, so reordering, adding or removing a song changes the playlist's ETag.
  */
 export function toPlaylist(row: PlaylistWithSongs): Playlist {
-  return {
-    id: row.id,
+  return recordOf(row, {
     userId: row.user_id,
     name: row.name,
     description: row.description,
     isPublic: row.is_public,
     songIds: row.song_ids,
     songCount: row.song_ids.length,
-    ...timestampsOf(row),
-  };
+  });
 }
 
 const playlistFields = {

@@ -1,37 +1,31 @@
 import type { SongWithArtists } from '@music/db';
 import { z } from 'zod';
 import { idParam, listOf, pageQuery, sortQuery, text, uuidField } from '../../schemas';
-import { timestamps, timestampsOf } from '../shared/records.schema';
+import { recordOf, recordSchema } from '../shared/records.schema';
 
-export const songSchema = z
-  .object({
-    id: z.uuid(),
-    // The bounds the input enforces, so the document shows what a client can expect.
-    title: z.string().min(1).max(200),
-    album: z.string().max(200).nullable(),
-    genre: z.string().max(50).nullable(),
-    duration: z.number().int().min(1).max(86400).meta({ description: 'Length in seconds, 1 to 86400' }),
-    releaseYear: z.number().int().min(1000).max(9999).nullable(),
-    // Unbounded, unlike the input's 100: links added one by one (POST /artists/{id}/songs/{id})
-    // may take a song past it.
-    artistIds: z.array(z.uuid()).meta({ description: 'In the order given; links added later go last' }),
-    ...timestamps,
-  })
-  .meta({ id: 'Song' });
+export const songSchema = recordSchema('Song', {
+  // The bounds the input enforces, so the document shows what a client can expect.
+  title: z.string().min(1).max(200),
+  album: z.string().max(200).nullable(),
+  genre: z.string().max(50).nullable(),
+  duration: z.number().int().min(1).max(86400).meta({ description: 'Length in seconds, 1 to 86400' }),
+  releaseYear: z.number().int().min(1000).max(9999).nullable(),
+  // Unbounded, unlike the input's 100: links added one by one (POST /artists/{id}/songs/{id})
+  // may take a song past it.
+  artistIds: z.array(z.uuid()).meta({ description: 'In the order given; links added later go last' }),
+});
 
 export type Song = z.infer<typeof songSchema>;
 
 export function toSong(row: SongWithArtists): Song {
-  return {
-    id: row.id,
+  return recordOf(row, {
     title: row.title,
     album: row.album,
     genre: row.genre,
     duration: row.duration,
     releaseYear: row.release_year,
     artistIds: row.artist_ids,
-    ...timestampsOf(row),
-  };
+  });
 }
 
 /**

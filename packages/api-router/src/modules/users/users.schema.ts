@@ -1,7 +1,7 @@
 import type { UserRow } from '@music/db';
 import { z } from 'zod';
-import { idListQuery, idParam, listOf, pageQuery, sortQuery, text } from '../../schemas';
-import { timestamps, timestampsOf } from '../shared/records.schema';
+import { idParam, idsFilter, listOf, pageQuery, sortQuery, text } from '../../schemas';
+import { recordOf, recordSchema } from '../shared/records.schema';
 
 export const roleSchema = z.enum(['user', 'artist', 'admin']).meta({ id: 'Role' });
 
@@ -17,29 +17,19 @@ export const passwordSchema = z
   .max(128)
   .meta({ description: '8 to 128 characters', format: 'password' });
 
-export const userSchema = z
-  .object({
-    id: z.uuid(),
-    // The same bounds as the input: the document tells clients what they can get back.
-    username: z.string().min(1).max(50),
-    email: z.string().min(1).max(254).meta({ format: 'email' }),
-    role: roleSchema,
-    ...timestamps,
-  })
-  .meta({ id: 'User' });
+export const userSchema = recordSchema('User', {
+  // The same bounds as the input: the document tells clients what they can get back.
+  username: z.string().min(1).max(50),
+  email: z.string().min(1).max(254).meta({ format: 'email' }),
+  role: roleSchema,
+});
 
 export type User = z.infer<typeof userSchema>;
 
 export function toUser(
   row: Pick<UserRow, 'id' | 'username' | 'email' | 'role' | 'created_at' | 'updated_at'>,
 ): User {
-  return {
-    id: row.id,
-    username: row.username,
-    email: row.email,
-    role: row.role,
-    ...timestampsOf(row),
-  };
+  return recordOf(row, { username: row.username, email: row.email, role: row.role });
 }
 
 /**
@@ -135,12 +125,9 @@ export const toProfile = (row: Pick<UserRow, 'id' | 'username'>): Profile => ({
 export const MAX_PROFILE_IDS = 100;
 
 export const listProfilesInput = z.strictObject({
-  ids: idListQuery('user', MAX_PROFILE_IDS).meta({
-    description:
-      `Only these users: 1 to ${MAX_PROFILE_IDS} comma-separated ids (UUIDs, any letter case; ` +
-      'duplicates are ignored); ids that name nobody, or a user you may not see, are simply absent. ' +
-      'Resolves the owners of a page of playlists in one call: pass ' +
-      `\`limit=${MAX_PROFILE_IDS}\` to get them all on one page.`,
+  ids: idsFilter('user', MAX_PROFILE_IDS, {
+    absent: 'ids that name nobody, or a user you may not see, are simply absent.',
+    resolves: 'the owners of a page of playlists',
   }),
   // Username only: matching emails would let a caller probe for them.
   search: text(0, 50).optional().meta({ description: 'Case-insensitive substring of the username' }),
