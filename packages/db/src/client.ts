@@ -23,6 +23,12 @@ export interface DatabaseConfig {
   directUrl?: string | undefined;
   /** Folder of the embedded database; absent means in memory (tests). */
   dataDir?: string | undefined;
+  /**
+   * A dump (`dumpDataDir`) the embedded database starts from instead of an empty cluster:
+   * tests start every file from one migrated snapshot rather than running initdb and the
+   * migrations again. Ignored with `databaseUrl`.
+   */
+  loadDataDir?: Blob | undefined;
   /** Every connection to `databaseUrl` this handle may hold at once, shared and pooled together. */
   poolMax?: number | undefined;
   /** Server-side statement timeout, in ms: a runaway query must not hold a connection forever. */
@@ -51,7 +57,7 @@ export interface Database {
 
 export async function createDatabase(config: DatabaseConfig): Promise<Database> {
   if (config.databaseUrl) return createPostgres(config.databaseUrl, config);
-  return createEmbedded(config.dataDir);
+  return createEmbedded(config.dataDir, config.loadDataDir);
 }
 
 /**
@@ -132,9 +138,16 @@ function createPostgres(databaseUrl: string, config: DatabaseConfig): Database {
   };
 }
 
-async function createEmbedded(dataDir: string | undefined): Promise<Database> {
+/** What the embedded database loads with; a snapshot made with these is loadable by them. */
+export const EMBEDDED_EXTENSIONS = { pg_trgm };
+
+async function createEmbedded(dataDir: string | undefined, loadDataDir: Blob | undefined): Promise<Database> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const client = await PGlite.create({ ...(dataDir ? { dataDir } : {}), extensions: { pg_trgm } });
+  const client = await PGlite.create({
+    ...(dataDir ? { dataDir } : {}),
+    ...(loadDataDir ? { loadDataDir } : {}),
+    extensions: EMBEDDED_EXTENSIONS,
+  });
   const db = new Kysely<Schema>({ dialect: postgresDialect(() => new PGliteDriver(client)) });
   return {
     db,

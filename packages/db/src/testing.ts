@@ -1,12 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { createDatabase, type Database } from './client';
 import { uuidv7 } from './ids';
 import type { NewSong } from './repositories/songs';
 import type { Db } from './schema';
+import { dropStaleDatabases, testDatabaseName, testServer, withAdmin, withDatabase } from './testing/server';
+import { providedSnapshot, readDump } from './testing/snapshot';
 
-const PREFIX = 'music_test_';
-const STALE_AFTER_MS = 2 * 60 * 60 * 1000;
+export { type TestServer, testServer, withDatabase } from './testing/server';
 
 export interface TestDatabase extends Database {
   /** The URL of this test's own database (PostgreSQL only), for a second API instance. */
@@ -17,53 +16,31 @@ export interface TestDatabase extends Database {
 }
 
 /**
- * How tests reach a PostgreSQL server: TEST_DATABASE_URL, or, with
- * TEST_DATABASE_POOLER=transaction, TEST_DATABASE_URL naming a transaction-mode pooler in front
- * of the server named by TEST_DATABASE_DIRECT_URL (databases are created and dropped there, and
- * migrations run there; everything else goes through the pooler).
- */
-export interface TestServer {
-  url: string;
-  directUrl: string;
-  pooler: 'none' | 'transaction';
-}
-
-export function testServer(): TestServer | undefined {
-  const url = process.env.TEST_DATABASE_URL;
-  if (!url) return undefined;
-  const pooler = process.env.TEST_DATABASE_POOLER === 'transaction' ? 'transaction' : 'none';
-  const directUrl = process.env.TEST_DATABASE_DIRECT_URL ?? url;
-  if (pooler === 'transaction' && !process.env.TEST_DATABASE_DIRECT_URL) {
-    throw new Error('TEST_DATABASE_POOLER=transaction needs TEST_DATABASE_DIRECT_URL (the server behind it)');
-  }
-  return { url, directUrl, pooler };
-}
-
-/** `url` with its database name replaced. */
-export function withDatabase(url: string, name: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${name}`;
-  return parsed.toString();
-}
-
-/**
- * A fresh, migrated database for one test file: its own database on the PostgreSQL server
- * named by TEST_DATABASE_URL when that is set (see testServer), otherwise an in-memory embedded
- * one. `close()` drops it again.
+ * A fresh database for one test file, migrated unless `migrate: false`: its own database on the
+ * PostgreSQL server named by TEST_DATABASE_URL when that is set (see testServer), otherwise an
+ * in-memory embedded one. Under the vitest global setup (testing/global-setup.ts) it is a copy
+ * of the run's one migrated database (or, unmigrated, of an empty one); without it, it is made
+ * and migrated here. `close()` drops it again.
  */
 export async function createTestDatabase(options: { migrate?: boolean } = {}): Promise<TestDatabase> {
   const migrate = options.migrate ?? true;
   const server = testServer();
   if (!server) {
-    const database = await createDatabase({});
-    if (migrate) await database.migrate();
+    const snapshot = await providedSnapshot('embedded');
+    const file = snapshot && (migrate ? snapshot.migratedFile : snapshot.emptyFile);
+    const database = await createDatabase(file ? { loadDataDir: await readDump(file) } : {});
+    if (migrate && !snapshot) await database.migrate();
     return { ...database, url: undefined, directUrl: undefined, pooler: 'none' };
   }
 
-  const name = `${PREFIX}${Date.now()}_${randomBytes(4).toString('hex')}`;
+  // Unmigrated databases stay plain `create database` ones: the migration tests start from nothing.
+  const template = migrate ? (await providedSnapshot('postgres'))?.template : undefined;
+  const name = testDatabaseName();
   await withAdmin(server.directUrl, async (admin) => {
     await dropStaleDatabases(admin);
-    await admin.query(`create database "${name}"`);
+    await admin.query(
+      template ? `create database "${name}" template "${template}"` : `create database "${name}"`,
+    );
   });
   const url = withDatabase(server.url, name);
   const directUrl = withDatabase(server.directUrl, name);
@@ -73,7 +50,7 @@ export async function createTestDatabase(options: { migrate?: boolean } = {}): P
     pooler: server.pooler,
     poolMax: 6,
   });
-  if (migrate) await database.migrate();
+  if (migrate && !template) await database.migrate();
   return {
     ...database,
     url,
@@ -86,29 +63,6 @@ export async function createTestDatabase(options: { migrate?: boolean } = {}): P
       );
     },
   };
-}
-
-async function withAdmin<T>(serverUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
-/** Databases left behind by runs that crashed before cleaning up (their names carry the time). */
-async function dropStaleDatabases(admin: pg.Client): Promise<void> {
-  const { rows } = await admin.query<{ datname: string }>(
-    `select datname from pg_database where datname like '${PREFIX}%'`,
-  );
-  for (const { datname } of rows) {
-    const created = Number(datname.slice(PREFIX.length).split('_')[0]);
-    if (Number.isFinite(created) && Date.now() - created > STALE_AFTER_MS) {
-      await admin.query(`drop database if exists "${datname}" with (force)`).catch(() => {});
-    }
-  }
 }
 
 /** A new song row with a fresh id: the title, and any of the optional columns given. */

@@ -14,7 +14,12 @@ const tag = () => randomBytes(5).toString('hex');
 
 async function makeArtists(names: string[]) {
   const made = [];
-  for (const name of names) made.push(await h.caller(admin).artists.create({ name }));
+  for (const name of names) {
+    // The embedded database's clock counts whole milliseconds: two creates in one would tie on
+    // createdAt, and the order by -createdAt would fall back to the ids.
+    if (made.length > 0) await new Promise((resolve) => setTimeout(resolve, 2));
+    made.push(await h.caller(admin).artists.create({ name }));
+  }
   return made;
 }
 
