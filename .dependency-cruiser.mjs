@@ -1,4 +1,5 @@
-// `pnpm lint` refuses import cycles anywhere in the workspace, type-only imports included: a
+// `pnpm lint` refuses import cycles anywhere in the workspace (and the API's source reaching into
+// its test support), type-only imports included: a
 // type-only edge still ties two modules together (neither can move or split without the other),
 // and the issue that asked for this check counts one (packages/db client.ts <-> sql.ts) as a cycle.
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -19,6 +20,15 @@ export default {
       comment: 'An import that does not resolve to a file or an installed package.',
       from: {},
       to: { couldNotResolve: true },
+    },
+    {
+      // Test support lives in test/ so the server never ships it: a source file that reached
+      // into it would pull the harness into the build.
+      name: 'no-test-support-in-the-api',
+      severity: 'error',
+      comment: 'apps/api/src (tests beside their files excepted) imports from apps/api/test.',
+      from: { path: '^apps/api/src/', pathNot: '[.]test[.]ts$' },
+      to: { path: '^apps/api/test/' },
     },
   ],
   options: {

@@ -2,8 +2,8 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 // These fake the clock or spy on process.stdout: each runs in a fresh module graph of its own,
 // so nothing they change can reach another file even if a restore is missed.
-const ISOLATED = ['src/auth.test.ts', 'src/logger.test.ts'];
-const HARDENING = ['src/hardening/**/*.test.ts'];
+const ISOLATED = ['test/resources/auth.test.ts', 'src/runtime/logger.test.ts'];
+const HARDENING = ['test/hardening/**/*.test.ts'];
 const shared = {
   testTimeout: 30_000,
   hookTimeout: 60_000,
@@ -25,7 +25,8 @@ export default defineConfig({
         test: {
           ...shared,
           name: 'http',
-          include: ['src/**/*.test.ts'],
+          // The API's suites by concern under test/, unit tests beside their files under src/.
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...ISOLATED, ...HARDENING],
         },
       },

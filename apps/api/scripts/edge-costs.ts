@@ -7,10 +7,10 @@
 import { performance } from 'node:perf_hooks';
 import { etagOfJson } from '@music/api-router';
 import { createTestDatabase } from '@music/db/testing';
-import { budgetHeaders } from '../src/budget-edge';
-import { createBudgets } from '../src/budgets';
-import { compress } from '../src/compression';
-import { paginationLinks } from '../src/links';
+import { budgetHeaders } from '../src/http/budget-edge';
+import { compress } from '../src/http/compression';
+import { createBudgets } from '../src/runtime/budgets';
+import { paginationLinks } from '../src/v1/links';
 
 const uuid = (i: number) => `0198a7c2-1234-7abc-8def-${String(i).padStart(12, '0')}`;
 const song = (i: number) => ({

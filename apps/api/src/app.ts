@@ -2,16 +2,16 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Deps, describeError } from '@music/api-router';
 import type { Database } from '@music/db';
 import { uuidv7 } from '@music/db';
-import type { Budgets } from './budgets';
-import { createCors } from './cors';
-import { answerFailure, type Exchange } from './exchange';
-import { fail, requestIdOf, sendError } from './http';
-import type { Idempotency } from './idempotency';
-import { requestContext } from './request-context';
-import { createRestHandler } from './rest';
-import { createServiceRoutes } from './service-routes';
-import { createTrpcTransport } from './trpc-transport';
-import type { TrustProxy } from './trust-proxy';
+import { createCors } from './http/cors';
+import { answerFailure, type Exchange } from './http/exchange';
+import { fail, requestIdOf, sendError } from './http/http';
+import { requestContext } from './http/request-context';
+import type { TrustProxy } from './http/trust-proxy';
+import type { Budgets } from './runtime/budgets';
+import { createTrpcTransport } from './trpc/trpc-transport';
+import type { Idempotency } from './v1/idempotency';
+import { createRestHandler } from './v1/rest';
+import { createServiceRoutes } from './v1/service-routes';
 
 export interface AppOptions {
   deps: Deps;

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { catalogueWorld, error, makeSong, tag } from '../support/catalogue';
+
+const w = catalogueWorld();
+
+interface GenreList {
+  data: Array<{ name: string; songCount: number }>;
+  pagination: { page: number; limit: number; total: number };
+}
+
+const list = (query = '') =>
+  w.api.request<GenreList>('GET', `/genres${query ? `?${query}` : ''}`, { token: w.user.token });
+
+describe('GET /v1/genres', () => {
+  it('lists the distinct genres in use by name, case-insensitively one, with their song counts', async () => {
+    expect((await list()).body).toEqual({ data: [], pagination: { page: 1, limit: 20, total: 0 } });
+    const genres = ['Rock', 'rock', 'Rock', 'Jazz', 'ambient', null, ''];
+    for (const genre of genres) await makeSong(w.api, w.admin, { genre });
+    const res = await list();
+    expect(res.status).toBe(200);
+    // One genre per name regardless of case, named by its most common spelling, ordered by name
+    // regardless of case; no null or empty genre.
+    expect(res.body).toEqual({
+      data: [
+        { name: 'ambient', songCount: 1 },
+        { name: 'Jazz', songCount: 1 },
+        { name: 'Rock', songCount: 3 },
+      ],
+      pagination: { page: 1, limit: 20, total: 3 },
+    });
+    // Each count is what the songs list's genre filter totals.
+    for (const { name, songCount } of res.body.data) {
+      const songs = await w.api.request('GET', `/songs?genre=${name.toLowerCase()}`, { token: w.user.token });
+      expect(songs.body.pagination.total).toBe(songCount);
+    }
+    // A deleted song counts no more; a genre with no songs left is gone.
+    const jazz = await w.api.request('GET', '/songs?genre=jazz', { token: w.user.token });
+    await w.api.request('DELETE', `/songs/${jazz.body.data[0].id}`, { token: w.admin.token });
+    expect((await list()).body.data.map((g) => g.name)).toEqual(['ambient', 'Rock']);
+  });
+
+  it('searches a case-insensitive substring, LIKE wildcards taken literally, in NFC', async () => {
+    const t = tag();
+    const names = [`${t} 100%`, `${t} 1000`, `${t} a_b`, `${t} axb`, `${t} Caf\u00e9`];
+    for (const genre of names) await makeSong(w.api, w.admin, { genre });
+    const search = async (term: string) =>
+      (await list(`search=${encodeURIComponent(term)}`)).body.data.map((g) => g.name);
+    // (The order is the paging test's: here only which genres match.)
+    expect((await search(t.toUpperCase())).sort()).toEqual([...names].sort());
+    expect(await search(`${t} 100%`)).toEqual([names[0]]);
+    expect(await search(`${t} a_b`)).toEqual([names[2]]);
+    expect(await search('%')).toEqual([names[0]]);
+    expect(await search(`Cafe\u0301`)).toEqual([names[4]]);
+    expect(await search(`${t} CAF\u00c9`)).toEqual([names[4]]);
+    expect(await search(`nothing ${t}`)).toEqual([]);
+  });
+
+  it('pages by name; past the end gives [] with the true total', async () => {
+    const t = tag();
+    for (const genre of [`${t} c`, `${t} a`, `${t} b`]) await makeSong(w.api, w.admin, { genre });
+    const pages: string[] = [];
+    for (let page = 1; page <= 3; page++) {
+      const res = await list(`search=${t}&limit=1&page=${page}`);
+      expect(res.body.pagination).toEqual({ page, limit: 1, total: 3 });
+      pages.push(...res.body.data.map((g) => g.name));
+    }
+    expect(pages).toEqual([`${t} a`, `${t} b`, `${t} c`]);
+    const past = await list(`search=${t}&limit=1&page=4`);
+    expect(past.body).toEqual({ data: [], pagination: { page: 4, limit: 1, total: 3 } });
+  });
+
+  it('needs a signed-in caller (401) and valid paging (400)', async () => {
+    const anonymous = await w.api.request('GET', '/genres');
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body).toEqual(error('UNAUTHORIZED'));
+    for (const query of ['page=0', 'limit=101', 'limit=abc', 'page=x']) {
+      const res = await list(query);
+      expect(res.status, query).toBe(400);
+      expect(res.body).toEqual(error('BAD_REQUEST'));
+    }
+    const doc = await w.api.request('GET', '/openapi.json');
+    expect(doc.body.paths['/genres'].get.tags).toEqual(['genres']);
+    expect(doc.body.tags.map((t: { name: string }) => t.name)).toContain('genres');
+    expect(doc.body.components.schemas.GenreList).toBeDefined();
+  });
+});
