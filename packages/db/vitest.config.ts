@@ -5,8 +5,8 @@ export default defineConfig({
     include: ['src/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // One migrated database for the run, copied by each file (see src/testing/global-setup.ts).
-    globalSetup: ['./src/testing/global-setup.ts'],
+    // One migrated database for the run, copied by each file (see testing/global-setup.ts).
+    globalSetup: ['./testing/global-setup.ts'],
     // Files share their worker's modules instead of importing everything again each: none mocks,
     // fakes timers or changes the environment, each has a database of its own, and what modules
     // keep at their level (prepared-statement names, the id clock) is meant to be process-wide.

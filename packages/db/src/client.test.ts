@@ -1,13 +1,13 @@
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../testing/index';
 import { connectionBudget, createDatabase } from './client';
+import { mayWrite } from './driver/prepared';
 import { isDatabaseUnavailable, isUniqueViolation } from './errors';
 import { isUuid, uuidv7 } from './ids';
-import { mayWrite } from './prepared';
 import { insertUser } from './repositories/users';
 import { runSql } from './sql';
-import { createTestDatabase, type TestDatabase } from './testing';
 
 const database: TestDatabase = await createTestDatabase();
 afterAll(() => database.close());

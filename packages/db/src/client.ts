@@ -3,10 +3,15 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import { postgresDialect } from './dialect';
+import { postgresDialect } from './driver/dialect';
+import {
+  type DriverOptions,
+  PipelinedDriver,
+  SharedClients,
+  singleStatementRunner,
+} from './driver/pg-driver';
+import { PGliteDriver } from './driver/pglite-dialect';
 import { checkMigrations, type MigrationReport, migrateToLatest } from './migrate';
-import { type DriverOptions, PipelinedDriver, SharedClients, singleStatementRunner } from './pg-driver';
-import { PGliteDriver } from './pglite-dialect';
 import type { Db, Database as Schema } from './schema';
 import { registerDirectStatements } from './sql';
 

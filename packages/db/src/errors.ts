@@ -1,4 +1,4 @@
-import { isStalePlan } from './prepared';
+import { isStalePlan } from './driver/prepared';
 
 /** Classifies driver errors (pg and PGlite both carry PostgreSQL's SQLSTATE in `code`). */
 

@@ -1,8 +1,8 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../testing/index';
 import { MigrationMismatchError, migrateToLatest, type ReleaseMigration } from './migrate';
-import { createTestDatabase, type TestDatabase } from './testing';
 
 const opened: Array<() => Promise<void>> = [];
 afterEach(async () => {

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, songRow, type TestDatabase } from '../testing/index';
 import { insertSong } from './repositories/songs';
 import { statement } from './sql';
-import { createTestDatabase, songRow, type TestDatabase } from './testing';
 
 const database: TestDatabase = await createTestDatabase();
 afterAll(() => database.close());

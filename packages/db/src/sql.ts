@@ -1,5 +1,5 @@
 import { type Compilable, CompiledQuery, DummyDriver, Kysely, type QueryResult, sql } from 'kysely';
-import { postgresDialect } from './dialect';
+import { postgresDialect } from './driver/dialect';
 import type { Database, Db } from './schema';
 
 type Runner = <R>(text: string, values: readonly unknown[]) => Promise<QueryResult<R>>;

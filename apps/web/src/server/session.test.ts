@@ -1,6 +1,6 @@
 import { NextRequest } from 'next/server';
 import { describe, expect, it } from 'vitest';
-import { fake, procedure, request, setCookies, startFakeApi, USER } from './testing-fake-api';
+import { fake, procedure, request, setCookies, startFakeApi, USER } from '../../test/fake-api';
 
 startFakeApi();
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fake, request, setCookies, startFakeApi, USER } from './testing-fake-api';
+import { fake, request, setCookies, startFakeApi, USER } from '../../test/fake-api';
 
 startFakeApi();
 

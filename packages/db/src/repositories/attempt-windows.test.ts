@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createTestDatabase } from '../../testing/index';
 import { uuidv7 } from '../ids';
-import { createTestDatabase } from '../testing';
 import { countAttempt } from './attempt-windows';
 import { removeExpired } from './housekeeping';
 import { createResetForEmail, createResetForUser, findResetUser, spendReset } from './password-resets';

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, songRow, type TestDatabase } from '../../testing/index';
 import { uuidv7 } from '../ids';
-import { createTestDatabase, songRow, type TestDatabase } from '../testing';
 import { insertArtist, updateArtist } from './artists';
 import { insertSong, readCatalogueVersion, searchSongIds, setSongArtists } from './songs';
 

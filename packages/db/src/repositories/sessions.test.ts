@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../testing/index';
 import { uuidv7 } from '../ids';
-import { createTestDatabase, type TestDatabase } from '../testing';
 import { countSignInAttempt, uncountSignInAttempt } from './login-throttle';
 import {
   findSessionUser,

@@ -1,8 +1,8 @@
 import { CompiledQuery, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, songRow, type TestDatabase } from '../../testing/index';
 import { uuidv7 } from '../ids';
-import { createTestDatabase, songRow, type TestDatabase } from '../testing';
 import { deleteArtist, insertArtist, updateArtist } from './artists';
 import {
   findSongsWithArtists,

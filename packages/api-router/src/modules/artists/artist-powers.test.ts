@@ -1,7 +1,7 @@
 import { artists as artistsRepo, type Role, users } from '@music/db';
 import { afterAll, describe, expect, it } from 'vitest';
+import { appCode, createRouterHarness } from '../../../testing/index';
 import type { Actor } from '../../context';
-import { appCode, createRouterHarness } from '../../testing';
 
 /**
  * Artist powers (version 1.2): they need the role `artist` now, read from the database, and a

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { uuidv7 } from '@music/db';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createRouterHarness, failureOf } from '../../testing';
+import { createRouterHarness, failureOf } from '../../../testing/index';
 
 /** `artists.list` with `ids`: the artists of a page of songs in one call. */
 

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { createRouterHarness, failureOf } from '../../testing';
+import { createRouterHarness, failureOf } from '../../../testing/index';
 
 const h = await createRouterHarness();
 afterAll(() => h.close());

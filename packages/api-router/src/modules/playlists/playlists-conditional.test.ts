@@ -1,7 +1,7 @@
 import { uuidv7 } from '@music/db';
 import { afterAll, describe, expect, it } from 'vitest';
+import { appCode, createRouterHarness } from '../../../testing/index';
 import { type EntityTagCondition, etagOf } from '../../etag';
-import { appCode, createRouterHarness } from '../../testing';
 
 /**
  * If-Match on the playlist writes (PUT, DELETE, adding and removing a song): checked against the

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { appCode, createRouterHarness } from '../../testing';
+import { appCode, createRouterHarness } from '../../../testing/index';
 
 /** `sort` on GET /playlists (name, createdAt; `-` descending; ties by id). */
 

@@ -1,7 +1,7 @@
 import { backdate, LONG_AGO } from '@music/db/testing';
 import { afterAll, describe, expect, it } from 'vitest';
+import { appCode, createRouterHarness } from '../../../testing/index';
 import { etagOf } from '../../etag';
-import { appCode, createRouterHarness } from '../../testing';
 
 /** Writes that change nothing stay invisible; ids are taken in any letter case. */
 

@@ -1,8 +1,8 @@
 import { uuidv7 } from '@music/db';
 import { backdate } from '@music/db/testing';
 import { afterAll, describe, expect, it } from 'vitest';
+import { appCode, createRouterHarness } from '../../../testing/index';
 import { etagOf } from '../../etag';
-import { appCode, createRouterHarness } from '../../testing';
 
 const h = await createRouterHarness();
 afterAll(() => h.close());

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { appCode, createRouterHarness } from '../../testing';
+import { appCode, createRouterHarness } from '../../../testing/index';
 
 const h = await createRouterHarness();
 afterAll(() => h.close());

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { uuidv7 } from '@music/db';
 import { afterAll, describe, expect, it } from 'vitest';
+import { appCode, createRouterHarness, failureOf } from '../../../testing/index';
 import type { Actor } from '../../context';
-import { appCode, createRouterHarness, failureOf } from '../../testing';
 import type { User } from './users.schema';
 
 /** `users.profiles`: public names, visible for yourself and for owners of public playlists. */

@@ -1,6 +1,6 @@
 import { type Db, findUserById, listUsers, type Role, uuidv7 } from '@music/db';
 import { afterAll, describe, expect, it } from 'vitest';
-import { appCode, createRouterHarness, failureOf, type RouterHarness } from '../../testing';
+import { appCode, createRouterHarness, failureOf, type RouterHarness } from '../../../testing/index';
 
 /** Roles, and "there is always an admin" (version 1.1), at the procedure level. */
 

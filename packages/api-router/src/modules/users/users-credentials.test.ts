@@ -1,8 +1,8 @@
 import { verifyPassword } from '@music/auth';
 import { findSessionUser, insertSession, users, uuidv7 } from '@music/db';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ACTOR_PASSWORD, appCode, createRouterHarness, failureOf } from '../../../testing/index';
 import type { Actor } from '../../context';
-import { ACTOR_PASSWORD, appCode, createRouterHarness, failureOf } from '../../testing';
 
 /**
  * An account's credentials (version 1.2): changing your own email or password needs your

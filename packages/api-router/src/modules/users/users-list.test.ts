@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { appCode, createRouterHarness } from '../../testing';
+import { appCode, createRouterHarness } from '../../../testing/index';
 import type { User } from './users.schema';
 
 /** `GET /users` search and sort (version 1.1). */

@@ -1,9 +1,9 @@
 import { verifyPassword } from '@music/auth';
 import { findUserById, uuidv7 } from '@music/db';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ACTOR_PASSWORD, appCode, createRouterHarness } from '../../../testing/index';
 import type { Actor } from '../../context';
 import { etagOf } from '../../etag';
-import { ACTOR_PASSWORD, appCode, createRouterHarness } from '../../testing';
 
 /** Writes that change nothing, If-Match (version 1.1) and ids in any letter case (8.1). */
 

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { appCode, createRouterHarness, failureOf } from '../../testing';
+import { appCode, createRouterHarness, failureOf } from '../../../testing/index';
 
 const h = await createRouterHarness();
 afterAll(() => h.close());

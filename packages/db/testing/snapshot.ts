@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { migrations } from '../migrations';
+import { migrations } from '../src/migrations';
 
 /**
  * What the global setup (global-setup.ts) hands every test file: where the run's one migrated

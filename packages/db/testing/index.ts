@@ -1,11 +1,11 @@
-import { createDatabase, type Database } from './client';
-import { uuidv7 } from './ids';
-import type { NewSong } from './repositories/songs';
-import type { Db } from './schema';
-import { dropStaleDatabases, testDatabaseName, testServer, withAdmin, withDatabase } from './testing/server';
-import { providedSnapshot, readDump } from './testing/snapshot';
+import { createDatabase, type Database } from '../src/client';
+import { uuidv7 } from '../src/ids';
+import type { NewSong } from '../src/repositories/songs';
+import type { Db } from '../src/schema';
+import { dropStaleDatabases, testDatabaseName, testServer, withAdmin, withDatabase } from './server';
+import { providedSnapshot, readDump } from './snapshot';
 
-export { type TestServer, testServer, withDatabase } from './testing/server';
+export { type TestServer, testServer, withDatabase } from './server';
 
 export interface TestDatabase extends Database {
   /** The URL of this test's own database (PostgreSQL only), for a second API instance. */

@@ -6,7 +6,7 @@ import {
   type TransactionSettings,
 } from 'kysely';
 import pg from 'pg';
-import { isDatabaseUnavailable } from './errors';
+import { isDatabaseUnavailable } from '../errors';
 import { isStalePlan, renewStatement, type Statement, statementFor } from './prepared';
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, expect, it } from 'vitest';
-import { createDatabase, type Database } from './client';
-import { uuidv7 } from './ids';
-import { insertArtist } from './repositories/artists';
+import { createDatabase, type Database } from '../client';
+import { uuidv7 } from '../ids';
+import { insertArtist } from '../repositories/artists';
 
 const database: Database = await createDatabase({});
 afterAll(() => database.close());

@@ -9,7 +9,7 @@ import {
 /**
  * PostgreSQL as Kysely speaks it (its own adapter, compiler and introspector) over a driver of
  * ours: the pipelined one for a server (pg-driver.ts), PGlite's single session for the embedded
- * database (pglite-dialect.ts), or none, for statements only compiled (sql.ts).
+ * database (pglite-dialect.ts), or none, for statements only compiled (../sql.ts).
  */
 export function postgresDialect(createDriver: () => Driver): Dialect {
   return {

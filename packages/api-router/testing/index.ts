@@ -13,11 +13,11 @@ import {
   type Mailer,
   type RequestInfo,
   type Settings,
-} from './context';
-import { AppError } from './errors';
-import type { EntityTagCondition } from './etag';
-import { appRouter } from './router';
-import { createCallerFactory } from './trpc';
+} from '../src/context';
+import { AppError } from '../src/errors';
+import type { EntityTagCondition } from '../src/etag';
+import { appRouter } from '../src/router';
+import { createCallerFactory } from '../src/trpc';
 
 const silent = { info() {}, warn() {}, error() {} };
 const createCaller = createCallerFactory(appRouter);

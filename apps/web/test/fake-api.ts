@@ -12,11 +12,11 @@ let server: Server;
 /** What the suites read: the calls the fake API saw, and the console's modules loaded against it. */
 export const fake = {
   calls: [] as Array<{ path: string; authorization?: string; forwardedFor?: string; body: string }>,
-  session: undefined as unknown as typeof import('./session'),
-  trpcRoute: undefined as unknown as typeof import('../app/api/trpc/[trpc]/route'),
-  refreshRoute: undefined as unknown as typeof import('../app/api/session/refresh/route'),
-  sessionRoute: undefined as unknown as typeof import('../app/api/session/route'),
-  signUpRoute: undefined as unknown as typeof import('../app/api/session/sign-up/route'),
+  session: undefined as unknown as typeof import('../src/server/session'),
+  trpcRoute: undefined as unknown as typeof import('../src/app/api/trpc/[trpc]/route'),
+  refreshRoute: undefined as unknown as typeof import('../src/app/api/session/refresh/route'),
+  sessionRoute: undefined as unknown as typeof import('../src/app/api/session/route'),
+  signUpRoute: undefined as unknown as typeof import('../src/app/api/session/sign-up/route'),
 };
 
 // The JSON-RPC numbers tRPC sends beside each contract code (the console reads `data`, not these).
@@ -113,11 +113,11 @@ export function startFakeApi() {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     process.env.API_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-    fake.session = await import('./session');
-    fake.trpcRoute = await import('../app/api/trpc/[trpc]/route');
-    fake.refreshRoute = await import('../app/api/session/refresh/route');
-    fake.sessionRoute = await import('../app/api/session/route');
-    fake.signUpRoute = await import('../app/api/session/sign-up/route');
+    fake.session = await import('../src/server/session');
+    fake.trpcRoute = await import('../src/app/api/trpc/[trpc]/route');
+    fake.refreshRoute = await import('../src/app/api/session/refresh/route');
+    fake.sessionRoute = await import('../src/app/api/session/route');
+    fake.signUpRoute = await import('../src/app/api/session/sign-up/route');
   });
   afterAll(() => new Promise((resolve) => server.close(resolve)));
   beforeEach(() => {

@@ -4,11 +4,11 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely } from 'kysely';
 import type { TestProject } from 'vitest/node';
-import { createDatabase, EMBEDDED_EXTENSIONS } from '../client';
-import { postgresDialect } from '../dialect';
-import { migrateToLatest } from '../migrate';
-import { PGliteDriver } from '../pglite-dialect';
-import type { Database as Schema } from '../schema';
+import { createDatabase, EMBEDDED_EXTENSIONS } from '../src/client';
+import { postgresDialect } from '../src/driver/dialect';
+import { PGliteDriver } from '../src/driver/pglite-dialect';
+import { migrateToLatest } from '../src/migrate';
+import type { Database as Schema } from '../src/schema';
 import { dropStaleDatabases, testDatabaseName, testServer, withAdmin, withDatabase } from './server';
 import { migrationNames, SNAPSHOT_KEY, type TestSnapshot } from './snapshot';
 
