@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import { PageTitle, RequestedPath } from '@/components/page-title';
+import { PageTitle, RequestedPath } from '@/components/ui/page-title';
 
 /**
  * Any address the console has no page for (Next answers it with a 404): which one, and the way

@@ -2,7 +2,7 @@
 
 import { useEffect, useRef, useState } from 'react';
 import type { z } from 'zod';
-import { doneMessage, useToast } from '@/components/toast';
+import { doneMessage, useToast } from '@/components/ui/toast';
 import { toProblem } from '@/lib/errors';
 import { differs } from '@/lib/unsaved';
 import { errorsInWords, fieldRules, messageInWords } from '@/lib/validation-words';

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
-import { PageTitle } from '@/components/page-title';
-import { Shell } from '@/components/shell';
-import { ToastProvider } from '@/components/toast';
+import { Shell } from '@/components/shell/shell';
+import { PageTitle } from '@/components/ui/page-title';
+import { ToastProvider } from '@/components/ui/toast';
 
 export default function ConsoleLayout({ children }: { children: ReactNode }) {
   return (

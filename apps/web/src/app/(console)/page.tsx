@@ -2,7 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { useEffect } from 'react';
-import { useMe } from '@/components/session';
+import { useMe } from '@/components/shell/session';
 import { Loading } from '@/components/ui';
 
 /** Each role starts where its work is. */

@@ -9,7 +9,7 @@ import {
   resetRequestProblem,
   SuccessStatus,
   WideSubmit,
-} from '@/components/account-form';
+} from '@/components/account/account-form';
 import { Button, TextInput } from '@/components/ui';
 import { useFocusFirstInvalid, useForm } from '@/lib/form';
 import { trpc } from '@/lib/trpc';

@@ -1,4 +1,4 @@
-import { PageTitle } from '@/components/page-title';
+import { PageTitle } from '@/components/ui/page-title';
 import { ForgotPasswordForm } from './forgot-password-form';
 
 export default function ForgotPasswordPage() {

@@ -1,4 +1,4 @@
-import { PageTitle } from '@/components/page-title';
+import { PageTitle } from '@/components/ui/page-title';
 import { ResetPasswordForm } from './reset-password-form';
 
 export default function ResetPasswordPage() {

@@ -9,8 +9,8 @@ import {
   ProblemNotice,
   SuccessStatus,
   WideSubmit,
-} from '@/components/account-form';
-import { PasswordInput } from '@/components/password-input';
+} from '@/components/account/account-form';
+import { PasswordInput } from '@/components/ui/password-input';
 import { describeError, toProblem } from '@/lib/errors';
 import { useFocusFirstInvalid, useForm } from '@/lib/form';
 import { type ResetToken, readResetToken, withoutFragment } from '@/lib/reset-token';

@@ -5,9 +5,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { type FormEvent, useState } from 'react';
-import { CONSOLE_UNREACHABLE, tryAgainIn, WideSubmit, withNext } from '@/components/account-form';
-import { PasswordInput } from '@/components/password-input';
+import { CONSOLE_UNREACHABLE, tryAgainIn, WideSubmit, withNext } from '@/components/account/account-form';
 import { ErrorNotice, Notice, TextInput } from '@/components/ui';
+import { PasswordInput } from '@/components/ui/password-input';
 import { useForm } from '@/lib/form';
 import { safeNext } from '@/lib/navigation';
 

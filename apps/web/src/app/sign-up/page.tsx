@@ -1,5 +1,5 @@
 import { Suspense } from 'react';
-import { PageTitle } from '@/components/page-title';
+import { PageTitle } from '@/components/ui/page-title';
 import { SignUpForm } from './sign-up-form';
 
 export default function SignUpPage() {

@@ -13,8 +13,8 @@ import {
   tryAgainIn,
   WideSubmit,
   withNext,
-} from '@/components/account-form';
-import { OwnAccountInputs } from '@/components/own-account-inputs';
+} from '@/components/account/account-form';
+import { OwnAccountInputs } from '@/components/account/own-account-inputs';
 import { RequiredNote } from '@/components/ui';
 import { useFocusFirstInvalid, useForm } from '@/lib/form';
 import { safeNext } from '@/lib/navigation';

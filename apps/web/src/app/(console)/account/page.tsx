@@ -1,13 +1,13 @@
 'use client';
 
-import { AccountDetailsForm } from '@/components/account-details-form';
-import { AccountPasswordForm } from '@/components/account-password-form';
-import { PageHeader } from '@/components/guard';
-import { PageTitle } from '@/components/page-title';
-import { Facts } from '@/components/record-view';
-import { useMe } from '@/components/session';
+import { AccountDetailsForm } from '@/app/(console)/account/_components/account-details-form';
+import { AccountPasswordForm } from '@/app/(console)/account/_components/account-password-form';
+import { ROLE_LABEL } from '@/components/account/user-form';
+import { PageHeader } from '@/components/shell/guard';
+import { useMe } from '@/components/shell/session';
 import { formatDate } from '@/components/ui';
-import { ROLE_LABEL } from '@/components/user-form';
+import { PageTitle } from '@/components/ui/page-title';
+import { Facts } from '@/components/ui/record-view';
 
 /** The signed-in user's own account, whatever their role: who they are, and what they may change. */
 export default function AccountPage() {

@@ -2,15 +2,15 @@
 
 import { listUsersInput } from '@music/api-router/schemas';
 import { Suspense, useState } from 'react';
-import { useConfirmDelete } from '@/components/confirm-delete';
-import { Dialog } from '@/components/dialog';
-import { PageHeader, RoleGate } from '@/components/guard';
-import { PageTitle } from '@/components/page-title';
-import { PAGE_SIZES, PagedTable, urlPaging } from '@/components/paged-table';
-import { ResetLinkDialog } from '@/components/reset-link';
-import { useMe, useRefreshMe } from '@/components/session';
+import { ResetLinkDialog } from '@/app/(console)/users/_components/reset-link';
+import { ROLE_LABEL, RoleOptions, UserCreateForm, UserEditForm } from '@/components/account/user-form';
+import { PageHeader, RoleGate } from '@/components/shell/guard';
+import { useMe, useRefreshMe } from '@/components/shell/session';
 import { Button, formatDate, Loading, SearchBox, Select } from '@/components/ui';
-import { ROLE_LABEL, RoleOptions, UserCreateForm, UserEditForm } from '@/components/user-form';
+import { useConfirmDelete } from '@/components/ui/confirm-delete';
+import { Dialog } from '@/components/ui/dialog';
+import { PageTitle } from '@/components/ui/page-title';
+import { PAGE_SIZES, PagedTable, urlPaging } from '@/components/ui/paged-table';
 import { trpc, type User } from '@/lib/trpc';
 import { param, useUrlState, useUrlText } from '@/lib/url-state';
 

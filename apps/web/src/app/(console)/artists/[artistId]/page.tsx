@@ -3,14 +3,14 @@
 import Link from 'next/link';
 import { useParams, useRouter } from 'next/navigation';
 import { useState } from 'react';
-import { ArtistForm } from '@/components/artist-form';
-import { useConfirmDelete } from '@/components/confirm-delete';
-import { PageHeader } from '@/components/guard';
-import { RecordTitle } from '@/components/page-title';
-import { RecordView } from '@/components/record-view';
-import { useMe } from '@/components/session';
-import { SongAction, SongSearch } from '@/components/song-search';
+import { ArtistForm } from '@/app/(console)/artists/_components/artist-form';
+import { SongAction, SongSearch } from '@/components/catalogue/song-search';
+import { PageHeader } from '@/components/shell/guard';
+import { useMe } from '@/components/shell/session';
 import { Button, ErrorNotice, formatDuration, Notice, Pager, QueryView } from '@/components/ui';
+import { useConfirmDelete } from '@/components/ui/confirm-delete';
+import { RecordTitle } from '@/components/ui/page-title';
+import { RecordView } from '@/components/ui/record-view';
 import { type Artist, trpc } from '@/lib/trpc';
 
 const LIMIT = 20;

@@ -3,15 +3,15 @@
 import Link from 'next/link';
 import { useParams, useRouter } from 'next/navigation';
 import { useState } from 'react';
-import { useAddToPlaylist } from '@/components/add-to-playlist';
-import { ArtistNames } from '@/components/artists';
-import { useConfirmDelete } from '@/components/confirm-delete';
-import { PageHeader } from '@/components/guard';
-import { RecordTitle } from '@/components/page-title';
-import { Facts, RecordView } from '@/components/record-view';
-import { useSongAccess } from '@/components/song-access';
-import { SongForm } from '@/components/song-form';
+import { useAddToPlaylist } from '@/app/(console)/songs/_components/add-to-playlist';
+import { useSongAccess } from '@/app/(console)/songs/_components/song-access';
+import { SongForm } from '@/app/(console)/songs/_components/song-form';
+import { ArtistNames } from '@/components/catalogue/artists';
+import { PageHeader } from '@/components/shell/guard';
 import { Button, formatDate, formatDuration, Loading, Notice } from '@/components/ui';
+import { useConfirmDelete } from '@/components/ui/confirm-delete';
+import { RecordTitle } from '@/components/ui/page-title';
+import { Facts, RecordView } from '@/components/ui/record-view';
 import { type Song, trpc } from '@/lib/trpc';
 
 export default function SongPage() {

@@ -2,9 +2,9 @@
 
 import Link from 'next/link';
 import { useEffect, useRef, useState } from 'react';
-import { Dialog } from '@/components/dialog';
-import { useMe } from '@/components/session';
+import { useMe } from '@/components/shell/session';
 import { Button, Pager, QueryView } from '@/components/ui';
+import { Dialog } from '@/components/ui/dialog';
 import { describeError, toProblem } from '@/lib/errors';
 import { type Playlist, trpc } from '@/lib/trpc';
 

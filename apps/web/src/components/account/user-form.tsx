@@ -2,12 +2,12 @@
 
 import { createUserInput, emailSchema, patchUserInput, usernameSchema } from '@music/api-router/schemas';
 import { type ComponentProps, useState } from 'react';
-import { accountProblem, NAME_RULE, PASSWORD_RULE } from '@/components/account-form';
-import { DialogForm, type RecordFormProps } from '@/components/dialog-form';
-import { PasswordInput } from '@/components/password-input';
-import { useMe } from '@/components/session';
-import { doneMessage, useToast } from '@/components/toast';
+import { accountProblem, NAME_RULE, PASSWORD_RULE } from '@/components/account/account-form';
+import { useMe } from '@/components/shell/session';
 import { Select, TextInput } from '@/components/ui';
+import { DialogForm, type RecordFormProps } from '@/components/ui/dialog-form';
+import { PasswordInput } from '@/components/ui/password-input';
+import { doneMessage, useToast } from '@/components/ui/toast';
 import { toProblem } from '@/lib/errors';
 import { useForm } from '@/lib/form';
 import { type Role, trpc, type User } from '@/lib/trpc';

@@ -9,9 +9,9 @@ import {
   type Problem,
   ProblemNotice,
   SuccessStatus,
-} from '@/components/account-form';
-import { PasswordInput } from '@/components/password-input';
+} from '@/components/account/account-form';
 import { Button, RequiredNote } from '@/components/ui';
+import { PasswordInput } from '@/components/ui/password-input';
 import { toProblem } from '@/lib/errors';
 import { useFocusFirstInvalid, useForm } from '@/lib/form';
 import { trpc, type User } from '@/lib/trpc';

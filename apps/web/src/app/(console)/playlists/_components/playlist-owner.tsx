@@ -1,6 +1,6 @@
 'use client';
 
-import { useMe } from '@/components/session';
+import { useMe } from '@/components/shell/session';
 import { IDS_PER_CALL, idChunks, namesFromAnswers } from '@/lib/names-by-id';
 import { type Playlist, trpc } from '@/lib/trpc';
 

@@ -2,9 +2,9 @@
 
 import Link from 'next/link';
 import { Fragment, useId, useRef, useState } from 'react';
-import { Combobox, type ComboboxOption } from '@/components/combobox';
-import { useMe } from '@/components/session';
+import { useMe } from '@/components/shell/session';
 import { useDebounced } from '@/components/ui';
+import { Combobox, type ComboboxOption } from '@/components/ui/combobox';
 import { IDS_PER_CALL, idChunks, namesFromAnswers } from '@/lib/names-by-id';
 import { trpc } from '@/lib/trpc';
 

@@ -1,9 +1,9 @@
 'use client';
 
 import { createPlaylistInput, replacePlaylistInput } from '@music/api-router/schemas';
-import { type ConflictField, ConflictNotice, useEditConflict } from '@/components/conflict-notice';
-import { DialogForm, type RecordFormProps } from '@/components/dialog-form';
 import { Checkbox, TextArea, TextInput } from '@/components/ui';
+import { type ConflictField, ConflictNotice, useEditConflict } from '@/components/ui/conflict-notice';
+import { DialogForm, type RecordFormProps } from '@/components/ui/dialog-form';
 import { orNull, useSave } from '@/lib/form';
 import { type Playlist, trpc } from '@/lib/trpc';
 

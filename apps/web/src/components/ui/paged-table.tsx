@@ -3,7 +3,7 @@
 import { type ReactNode, useId } from 'react';
 import { Button, Empty, Pager, QueryView } from '@/components/ui';
 import { sortDirection, toggleSort } from '@/lib/url-state';
-import './songs.css';
+import './paged-table.css';
 
 interface ListPage<Row> {
   data: Row[];

@@ -1,7 +1,7 @@
 'use client';
 
-import { useOwnArtists } from '@/components/artists';
-import { useMe } from '@/components/session';
+import { useOwnArtists } from '@/components/catalogue/artists';
+import { useMe } from '@/components/shell/session';
 import type { Song } from '@/lib/trpc';
 
 /** Who may change a song, as the API decides it: admins, and artists of one of its artists. */

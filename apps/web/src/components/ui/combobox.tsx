@@ -1,7 +1,7 @@
 'use client';
 
 import { type CSSProperties, type RefObject, useEffect, useId, useState } from 'react';
-import { HiddenLabel } from './ui';
+import { HiddenLabel } from '.';
 
 /** One suggestion: `disabled` ones are listed (so their state is heard) but cannot be chosen. */
 export type ComboboxOption = { id: string; label: string; disabled?: boolean; note?: string };

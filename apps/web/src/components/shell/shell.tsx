@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { type ReactNode, useState, useSyncExternalStore } from 'react';
-import { SessionProvider, useRoleChange } from '@/components/session';
+import { SessionProvider, useRoleChange } from '@/components/shell/session';
 import { Button, ErrorNotice, Loading } from '@/components/ui';
 import { type Role, trpc } from '@/lib/trpc';
 

@@ -1,8 +1,8 @@
 'use client';
 
 import { useState } from 'react';
-import { useToast } from '@/components/toast';
 import { ErrorNotice } from '@/components/ui';
+import { useToast } from '@/components/ui/toast';
 import { toProblem } from '@/lib/errors';
 import { etagOf } from '@/lib/etag';
 import { type Playlist, trpc } from '@/lib/trpc';

@@ -1,9 +1,9 @@
 'use client';
 
 import { type ReactNode, useState } from 'react';
-import { useArtistNames } from '@/components/artists';
-import { SearchingStatus } from '@/components/paged-table';
+import { useArtistNames } from '@/components/catalogue/artists';
 import { Button, Empty, ErrorNotice, Loading, SearchBox, useDebounced } from '@/components/ui';
+import { SearchingStatus } from '@/components/ui/paged-table';
 import { type Song, trpc } from '@/lib/trpc';
 
 /**

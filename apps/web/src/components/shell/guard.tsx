@@ -1,7 +1,7 @@
 'use client';
 
 import type { ReactNode } from 'react';
-import { useMe } from '@/components/session';
+import { useMe } from '@/components/shell/session';
 import type { Role } from '@/lib/trpc';
 
 /** Shapes the page by role; the API enforces the same rules on every call regardless. */

@@ -1,10 +1,10 @@
 'use client';
 
 import { createSongInput, patchSongInput } from '@music/api-router/schemas';
-import { ArtistPicker } from '@/components/artists';
-import { type ConflictField, ConflictNotice, useEditConflict } from '@/components/conflict-notice';
-import { DialogForm, type RecordFormProps } from '@/components/dialog-form';
+import { ArtistPicker } from '@/components/catalogue/artists';
 import { TextInput } from '@/components/ui';
+import { type ConflictField, ConflictNotice, useEditConflict } from '@/components/ui/conflict-notice';
+import { DialogForm, type RecordFormProps } from '@/components/ui/dialog-form';
 import { orNull, useSave } from '@/lib/form';
 import { formatDuration, readDuration } from '@/lib/format';
 import { type Song, trpc } from '@/lib/trpc';

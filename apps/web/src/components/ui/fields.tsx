@@ -1,49 +1,14 @@
 'use client';
 
 import {
-  type ButtonHTMLAttributes,
   type InputHTMLAttributes,
   type ReactNode,
   type Ref,
   type SelectHTMLAttributes,
   type TextareaHTMLAttributes,
-  useEffect,
   useId,
-  useState,
 } from 'react';
-import { describeError } from '@/lib/errors';
 import { charactersLeft } from '@/lib/validation-words';
-
-export { formatDate, formatDuration } from '@/lib/format';
-
-export function Button({
-  variant = 'secondary',
-  busy = false,
-  children,
-  ...props
-}: ButtonHTMLAttributes<HTMLButtonElement> & {
-  variant?: 'primary' | 'secondary' | 'danger' | 'ghost';
-  busy?: boolean;
-}) {
-  // A busy button stays enabled (aria-disabled) and ignores clicks: disabling it would take the
-  // focus away from it (to <body>), so a keyboard user would lose their place on every save.
-  return (
-    <button
-      type="button"
-      {...props}
-      className={`btn btn-${variant} ${props.className ?? ''}`}
-      aria-disabled={busy || undefined}
-      aria-busy={busy || undefined}
-      onClick={(event) => {
-        // A cancelled click also cancels the form submission a submit button would start.
-        if (busy) event.preventDefault();
-        else props.onClick?.(event);
-      }}
-    >
-      {children}
-    </button>
-  );
-}
 
 /** What a labelled control hands its element: its id, the ids of its hints and error, `required`. */
 interface ControlProps {
@@ -176,78 +141,6 @@ export function Checkbox({
   );
 }
 
-/** An error in words, announced to screen readers. */
-export function ErrorNotice({ error, title }: { error: unknown; title?: string }) {
-  if (!error) return null;
-  return (
-    <div className="notice notice-error" role="alert">
-      {title && <strong>{title} </strong>}
-      {typeof error === 'string' ? error : describeError(error)}
-    </div>
-  );
-}
-
-export function Notice({ children, tone = 'info' }: { children: ReactNode; tone?: 'info' | 'success' }) {
-  return (
-    <div className={`notice notice-${tone}`} role="status">
-      {children}
-    </div>
-  );
-}
-
-export function Loading({ label = 'Loading…' }: { label?: string }) {
-  return (
-    <p className="loading" role="status" aria-live="polite">
-      <span className="spinner" aria-hidden="true" /> {label}
-    </p>
-  );
-}
-
-export function Empty({ children }: { children: ReactNode }) {
-  return <p className="empty">{children}</p>;
-}
-
-export function Pager({
-  page,
-  limit,
-  total,
-  onPage,
-  label = 'Pages',
-}: {
-  page: number;
-  limit: number;
-  total: number;
-  onPage: (page: number) => void;
-  label?: string;
-}) {
-  const pages = Math.max(1, Math.ceil(total / limit));
-  if (total <= limit && page === 1) {
-    return <p className="pager-summary">{total === 1 ? '1 item' : `${total} items`}</p>;
-  }
-  return (
-    <nav className="pager" aria-label={label}>
-      <Button variant="ghost" onClick={() => onPage(page - 1)} disabled={page <= 1}>
-        ← Previous
-      </Button>
-      <span aria-live="polite">
-        Page {page} of {pages} · {total} items
-      </span>
-      <Button variant="ghost" onClick={() => onPage(page + 1)} disabled={page >= pages}>
-        Next →
-      </Button>
-    </nav>
-  );
-}
-
-export function useDebounced<T>(value: T, ms = 250): T {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return debounced;
-}
-
 /** A label only assistive technology reads: for a control whose placeholder shows its purpose. */
 export function HiddenLabel({ htmlFor, children }: { htmlFor: string; children: ReactNode }) {
   return (
@@ -255,61 +148,4 @@ export function HiddenLabel({ htmlFor, children }: { htmlFor: string; children: 
       {children}
     </label>
   );
-}
-
-export function SearchBox({
-  label,
-  value,
-  onChange,
-  placeholder,
-}: {
-  label: string;
-  value: string;
-  onChange: (value: string) => void;
-  placeholder?: string;
-}) {
-  const id = useId();
-  return (
-    <div className="search">
-      <HiddenLabel htmlFor={id}>{label}</HiddenLabel>
-      <input
-        id={id}
-        type="search"
-        value={value}
-        placeholder={placeholder ?? label}
-        onChange={(e) => onChange(e.target.value)}
-        maxLength={200}
-      />
-    </div>
-  );
-}
-
-/**
- * The states of a query: loading, failed (the error, then `failed` if given), empty (when
- * `isEmpty` says so, showing `empty`), or the data.
- */
-export function QueryView<T>({
-  query,
-  isEmpty,
-  empty,
-  failed,
-  children,
-}: {
-  query: { isPending: boolean; isError: boolean; error: unknown; data: T | undefined };
-  isEmpty?: (data: T) => boolean;
-  empty?: ReactNode;
-  failed?: ReactNode;
-  children: (data: T) => ReactNode;
-}) {
-  if (query.isPending) return <Loading />;
-  if (query.isError || query.data === undefined) {
-    return (
-      <>
-        <ErrorNotice error={query.error} />
-        {failed}
-      </>
-    );
-  }
-  if (isEmpty?.(query.data)) return <Empty>{empty}</Empty>;
-  return <>{children(query.data)}</>;
 }

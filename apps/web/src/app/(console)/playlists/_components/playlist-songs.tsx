@@ -3,14 +3,14 @@
 import './playlist.css';
 import Link from 'next/link';
 import { type DragEvent, type KeyboardEvent, useState } from 'react';
-import { ArtistNameList, useArtistNames } from '@/components/artists';
 import {
   type FocusKey,
   type PlaylistEdits,
   PlaylistStatus,
   usePlaylistEdits,
-} from '@/components/playlist-edits';
-import { useTouchReorder } from '@/components/playlist-touch';
+} from '@/app/(console)/playlists/_components/playlist-edits';
+import { useTouchReorder } from '@/app/(console)/playlists/_components/playlist-touch';
+import { ArtistNameList, useArtistNames } from '@/components/catalogue/artists';
 import { Button, ErrorNotice, formatDuration, Pager, QueryView } from '@/components/ui';
 import { type Playlist, type Song, trpc } from '@/lib/trpc';
 

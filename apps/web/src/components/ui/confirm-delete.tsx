@@ -1,8 +1,8 @@
 'use client';
 
 import { type ReactNode, useState } from 'react';
-import { ConfirmDialog } from '@/components/dialog';
-import { doneMessage, useToast } from '@/components/toast';
+import { ConfirmDialog } from '@/components/ui/dialog';
+import { doneMessage, useToast } from '@/components/ui/toast';
 
 /** A delete mutation as tRPC's useMutation gives it. */
 interface DeleteMutation<I> {

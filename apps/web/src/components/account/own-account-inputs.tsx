@@ -1,9 +1,9 @@
 'use client';
 
 import type { ComponentProps } from 'react';
-import { NAME_RULE, PASSWORD_RULE } from '@/components/account-form';
-import { PasswordInput } from '@/components/password-input';
+import { NAME_RULE, PASSWORD_RULE } from '@/components/account/account-form';
 import { TextInput } from '@/components/ui';
+import { PasswordInput } from '@/components/ui/password-input';
 
 type FieldProps = Omit<ComponentProps<typeof TextInput>, 'label'>;
 

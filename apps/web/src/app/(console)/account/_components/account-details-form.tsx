@@ -2,9 +2,14 @@
 
 import { emailSchema, patchUserInput, usernameSchema } from '@music/api-router/schemas';
 import { type FormEvent, useId, useState } from 'react';
-import { accountProblem, type Problem, ProblemNotice, SuccessStatus } from '@/components/account-form';
-import { OwnAccountInputs } from '@/components/own-account-inputs';
-import { useRefreshMe } from '@/components/session';
+import {
+  accountProblem,
+  type Problem,
+  ProblemNotice,
+  SuccessStatus,
+} from '@/components/account/account-form';
+import { OwnAccountInputs } from '@/components/account/own-account-inputs';
+import { useRefreshMe } from '@/components/shell/session';
 import { Button, RequiredNote } from '@/components/ui';
 import { toProblem } from '@/lib/errors';
 import { useFocusFirstInvalid, useForm } from '@/lib/form';

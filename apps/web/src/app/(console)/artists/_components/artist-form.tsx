@@ -1,9 +1,9 @@
 'use client';
 
 import { createArtistInput, replaceArtistInput } from '@music/api-router/schemas';
-import { DialogForm, type RecordFormProps } from '@/components/dialog-form';
-import { useMe } from '@/components/session';
+import { useMe } from '@/components/shell/session';
 import { Select, TextArea, TextInput } from '@/components/ui';
+import { DialogForm, type RecordFormProps } from '@/components/ui/dialog-form';
 import { orNull, useSave } from '@/lib/form';
 import { type Artist, trpc } from '@/lib/trpc';
 

@@ -1,10 +1,10 @@
 'use client';
 
 import { useEffect, useRef, useState } from 'react';
-import { ProblemNotice, RESET_MAIL_SENT, resetRequestProblem } from '@/components/account-form';
-import { Dialog } from '@/components/dialog';
-import { useToast } from '@/components/toast';
+import { ProblemNotice, RESET_MAIL_SENT, resetRequestProblem } from '@/components/account/account-form';
 import { Button, ErrorNotice, TextInput } from '@/components/ui';
+import { Dialog } from '@/components/ui/dialog';
+import { useToast } from '@/components/ui/toast';
 import { formatDateTime } from '@/lib/format';
 import { trpc, type User } from '@/lib/trpc';
 

@@ -1,8 +1,8 @@
 'use client';
 
 import { type ReactNode, type RefObject, useEffect, useId, useRef, useState } from 'react';
-import { Dialog, useCloseGuard } from '@/components/dialog';
 import { Button, ErrorNotice, RequiredNote } from '@/components/ui';
+import { Dialog, useCloseGuard } from '@/components/ui/dialog';
 import { firstInvalid, useFocusFirstInvalid } from '@/lib/form';
 import { useUnsavedWarning } from '@/lib/unsaved';
 
