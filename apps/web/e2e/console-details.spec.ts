@@ -3,10 +3,10 @@ import { ADMIN } from '../playwright.config';
 import { cell, createUser, signIn, signOut } from './steps';
 
 /**
- * Fixes found by a new user: the read-only song page shows every field, a selected tab stays
+ * The details a new user notices: the read-only song page shows every field, a selected tab stays
  * readable under the pointer, song lengths with minutes or seconds past 59 are refused in words,
  * and the console has an icon (no /favicon.ico 404). The suite's other files share this database
- * and run after this one: everything made here has its own names, and only a listener account is
+ * and run after this one (its name keeps its place in their order): everything made here has its own names, and only a listener account is
  * added (console.spec.ts counts the artist accounts).
  */
 test.describe.configure({ mode: 'serial' });
