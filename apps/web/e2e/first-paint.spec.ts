@@ -1,0 +1,41 @@
+import { expect, test } from '@playwright/test';
+import { ADMIN } from '../playwright.config';
+import { apiCall, apiLogin, uniqueSuffix } from './api';
+import { signIn } from './steps';
+
+/**
+ * A page of the console comes with its first data: the server fetches who is signed in and the
+ * page's record with the session's access token, and renders them. Read with JavaScript off, the
+ * HTML alone shows the song, where it showed only "Opening the console…" before.
+ */
+test('a song page arrives with the signed-in shell and the song in its HTML', async ({ browser, page }) => {
+  const token = await apiLogin(ADMIN);
+  const suffix = uniqueSuffix();
+  const artist = await apiCall<{ id: string }>('POST', '/artists', token, { name: `Paint Band ${suffix}` });
+  const title = `First Paint ${suffix}`;
+  const song = await apiCall<{ id: string }>('POST', '/songs', token, {
+    title,
+    duration: 245,
+    artistIds: [artist.id],
+  });
+  await signIn(page, ADMIN);
+
+  const html = await browser.newContext({ javaScriptEnabled: false });
+  await html.addCookies(await page.context().cookies());
+  const reader = await html.newPage();
+  await reader.goto(`/songs/${song.id}`);
+  await expect(reader.getByRole('heading', { level: 1, name: title })).toBeVisible();
+  await expect(reader.getByRole('button', { name: 'Sign out' })).toBeVisible();
+  await expect(reader.getByText('Opening the console…')).toHaveCount(0);
+
+  // Without a live access cookie the server prefetches nothing (it never refreshes a session):
+  // the HTML is the shell's loading state, and the browser, with its scripts, refreshes and shows
+  // the song as before.
+  await html.clearCookies({ name: 'mc_access' });
+  await reader.goto(`/songs/${song.id}`);
+  await expect(reader.getByRole('heading', { level: 1, name: title })).toHaveCount(0);
+  await html.close();
+  await page.context().clearCookies({ name: 'mc_access' });
+  await page.goto(`/songs/${song.id}`);
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+});
