@@ -1,8 +1,9 @@
 import 'server-only';
 import type { AppRouter } from '@music/api-router/types';
-import { type DehydratedState, QueryClient } from '@tanstack/react-query';
+import { type DehydratedState, HydrationBoundary, QueryClient } from '@tanstack/react-query';
 import { createServerSideHelpers } from '@trpc/react-query/server';
 import { cookies, headers } from 'next/headers';
+import type { ReactNode } from 'react';
 import { apiClient } from './api-client';
 import { ACCESS_COOKIE } from './session';
 
@@ -34,4 +35,15 @@ export async function prefetched(
   // prefetch() never throws: a refused or failed query is simply left out of the state.
   await work(api);
   return api.dehydrate();
+}
+
+/** `children`, rendered with what `work` prefetched already in their query cache. */
+export async function Prefetched({
+  work,
+  children,
+}: {
+  work: (api: Helpers) => Promise<unknown>;
+  children: ReactNode;
+}) {
+  return <HydrationBoundary state={await prefetched(work)}>{children}</HydrationBoundary>;
 }
