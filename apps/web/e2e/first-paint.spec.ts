@@ -6,9 +6,13 @@ import { signIn } from './steps';
 /**
  * A page of the console comes with its first data: the server fetches who is signed in and the
  * page's record with the session's access token, and renders them. Read with JavaScript off, the
- * HTML alone shows the song, where it showed only "Opening the console…" before.
+ * HTML alone shows the song, the artist and the playlist, where it showed only "Opening the
+ * console…" before.
  */
-test('a song page arrives with the signed-in shell and the song in its HTML', async ({ browser, page }) => {
+test('record pages arrive with the signed-in shell and their record in their HTML', async ({
+  browser,
+  page,
+}) => {
   const token = await apiLogin(ADMIN);
   const suffix = uniqueSuffix();
   const artist = await apiCall<{ id: string }>('POST', '/artists', token, { name: `Paint Band ${suffix}` });
@@ -17,6 +21,10 @@ test('a song page arrives with the signed-in shell and the song in its HTML', as
     title,
     duration: 245,
     artistIds: [artist.id],
+  });
+  const playlist = await apiCall<{ id: string }>('POST', '/playlists', token, {
+    name: `Paint List ${suffix}`,
+    songIds: [song.id],
   });
   await signIn(page, ADMIN);
 
@@ -27,6 +35,10 @@ test('a song page arrives with the signed-in shell and the song in its HTML', as
   await expect(reader.getByRole('heading', { level: 1, name: title })).toBeVisible();
   await expect(reader.getByRole('button', { name: 'Sign out' })).toBeVisible();
   await expect(reader.getByText('Opening the console…')).toHaveCount(0);
+  await reader.goto(`/artists/${artist.id}`);
+  await expect(reader.getByRole('heading', { level: 1, name: `Paint Band ${suffix}` })).toBeVisible();
+  await reader.goto(`/playlists/${playlist.id}`);
+  await expect(reader.getByRole('heading', { level: 1, name: `Paint List ${suffix}` })).toBeVisible();
 
   // Without a live access cookie the server prefetches nothing (it never refreshes a session):
   // the HTML is the shell's loading state, and the browser, with its scripts, refreshes and shows
