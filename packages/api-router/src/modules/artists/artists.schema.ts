@@ -1,7 +1,7 @@
 import type { ArtistRow } from '@music/db';
 import { z } from 'zod';
 import { idParam, idsFilter, listOf, longText, pageQuery, sortQuery, text, uuidField } from '../../schemas';
-import { recordOf, recordSchema } from '../shared/records.schema';
+import { recordOf, recordSchema } from '../common/records.schema';
 
 export const artistSchema = recordSchema('Artist', {
   // The bounds the input enforces, so the document shows what a client can expect.

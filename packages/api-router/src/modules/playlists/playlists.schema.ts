@@ -1,7 +1,7 @@
 import type { PlaylistWithSongs } from '@music/db';
 import { z } from 'zod';
 import { idParam, listOf, longText, pageQuery, sortQuery, text, uuidField } from '../../schemas';
-import { recordOf, recordSchema } from '../shared/records.schema';
+import { recordOf, recordSchema } from '../common/records.schema';
 import { uniqueIds } from '../songs/songs.schema';
 
 /**

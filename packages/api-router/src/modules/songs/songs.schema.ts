@@ -1,7 +1,7 @@
 import type { SongWithArtists } from '@music/db';
 import { z } from 'zod';
 import { idParam, listOf, pageQuery, sortQuery, text, uuidField } from '../../schemas';
-import { recordOf, recordSchema } from '../shared/records.schema';
+import { recordOf, recordSchema } from '../common/records.schema';
 
 export const songSchema = recordSchema('Song', {
   // The bounds the input enforces, so the document shows what a client can expect.

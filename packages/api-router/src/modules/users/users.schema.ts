@@ -1,7 +1,7 @@
 import type { UserRow } from '@music/db';
 import { z } from 'zod';
 import { idParam, idsFilter, listOf, pageQuery, sortQuery, text } from '../../schemas';
-import { recordOf, recordSchema } from '../shared/records.schema';
+import { recordOf, recordSchema } from '../common/records.schema';
 
 export const roleSchema = z.enum(['user', 'artist', 'admin']).meta({ id: 'Role' });
 
