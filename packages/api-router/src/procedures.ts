@@ -53,6 +53,12 @@ function unwrapped(schema: z.ZodType): z.ZodType {
   return inner;
 }
 
+/** The fields of an object schema (under `.optional()` and the like); none for anything else. */
+export function fieldsOf(schema: unknown): ReadonlySet<string> {
+  const inner = schema instanceof z.ZodType ? unwrapped(schema) : undefined;
+  return new Set(inner instanceof z.ZodObject ? Object.keys(inner.shape) : []);
+}
+
 function toOperation(path: string, procedure: Procedure): Omit<Operation, 'traits'> {
   const { type, meta, inputs } = procedure._def;
   const shape: Record<string, z.ZodType> = inputs[0] instanceof z.ZodObject ? inputs[0].shape : {};
@@ -94,7 +100,7 @@ function withTraits(procedures: Record<string, Procedure>): Operation[] {
       return {
         route,
         isPublic: operation.isPublic,
-        output,
+        outputFields: fieldsOf(output),
         bodyFields: operation.inputFields.filter((field) => !params.includes(`{${field}}`)),
       };
     }),

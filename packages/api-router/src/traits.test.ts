@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { operationAt } from './procedures';
+import { fieldsOf, operationAt } from './procedures';
 import { deriveTraits, type TraitSource } from './traits';
 import type { RouteMeta } from './trpc';
 
@@ -14,7 +14,7 @@ function source(
   return {
     route: { summary: 's', tag: 't', ...route },
     isPublic: false,
-    output: undefined,
+    outputFields: new Set<string>(),
     bodyFields: [],
     ...rest,
   } satisfies TraitSource;
@@ -22,12 +22,15 @@ function source(
 
 describe('deriveTraits', () => {
   const [get, list, create, put, signIn, append, declared, corrected] = deriveTraits([
-    source({ method: 'GET', path: '/things/{thingId}' }, { output: record }),
-    source({ method: 'GET', path: '/things' }, { output: page }),
-    source({ method: 'POST', path: '/things', status: 201 }, { output: record, bodyFields: ['title'] }),
+    source({ method: 'GET', path: '/things/{thingId}' }, { outputFields: fieldsOf(record) }),
+    source({ method: 'GET', path: '/things' }, { outputFields: fieldsOf(page) }),
+    source(
+      { method: 'POST', path: '/things', status: 201 },
+      { outputFields: fieldsOf(record), bodyFields: ['title'] },
+    ),
     source(
       { method: 'PUT', path: '/things/{thingId}' },
-      { output: record.optional(), bodyFields: ['title'] },
+      { outputFields: fieldsOf(record.optional()), bodyFields: ['title'] },
     ),
     source({ method: 'POST', path: '/auth/login' }, { isPublic: true, bodyFields: ['email'] }),
     source({ method: 'POST', path: '/things/{thingId}/parts', status: 204 }, { bodyFields: ['partId'] }),

@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /**
  * What an operation is as far as HTTP goes, decided once per operation from what its procedure
  * declares (route meta, builder, input and output schemas) and read alike by the REST edge
@@ -42,8 +40,8 @@ export interface TraitSource {
   route: RouteFacts;
   /** Built with `publicProcedure`. */
   isPublic: boolean;
-  /** The procedure's output schema (`.output()`), if it declares one. */
-  output: unknown;
+  /** The fields of its output object (`.output()`), none when it answers no object. */
+  outputFields: ReadonlySet<string>;
   /** Its input fields that are not path parameters: on a POST, the request body. */
   bodyFields: readonly string[];
 }
@@ -52,20 +50,12 @@ const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** `/{collection}/{id}`: the path of one record. */
 const RECORD_PATH = /^\/[^/{]+\/\{[^}]+\}$/;
 
-function objectKeys(schema: unknown): Set<string> {
-  let inner = schema;
-  while (inner instanceof z.ZodOptional || inner instanceof z.ZodNullable || inner instanceof z.ZodDefault) {
-    inner = inner.unwrap();
-  }
-  return new Set(inner instanceof z.ZodObject ? Object.keys(inner.shape) : []);
-}
-
 function answersBody(route: RouteFacts): boolean {
   return route.status !== 204 && route.status !== 202;
 }
 
 function isRecordAnswer(source: TraitSource): boolean {
-  const keys = objectKeys(source.output);
+  const keys = source.outputFields;
   return answersBody(source.route) && keys.has('id') && keys.has('updatedAt');
 }
 
@@ -82,7 +72,7 @@ export function deriveTraits(sources: readonly TraitSource[]): Traits[] {
   return sources.map((source) => {
     const { route, isPublic } = source;
     const record = isRecordAnswer(source);
-    const keys = objectKeys(source.output);
+    const keys = source.outputFields;
     const ownsRecords = collections.has(route.path.split('/')[1]);
     const derived: Traits = {
       list: answersBody(route) && keys.has('data') && keys.has('pagination'),

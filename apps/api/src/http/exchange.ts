@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { appErrorOf } from '@music/api-router';
+import { type AppError, appErrorOf } from '@music/api-router';
 import { sendError } from './http';
 
 /**
@@ -26,23 +26,21 @@ export interface Exchange {
 export type InternalErrorLog = (requestId: string, error: unknown) => void;
 
 /**
- * The one way a failure becomes an answer, for every transport: what nobody expected is logged
- * (and answered as a 500 that reveals nothing), a refused oversized body closes the connection
- * (its unread rest must not be taken for the next request), and an answer already under way is
- * cut off rather than followed by a second one. Returns the error as answered, for a transport
- * that writes its own body (`/trpc`'s envelope): `send: false` then.
+ * What a failure is to the client, the same for every transport: what nobody expected is logged
+ * (and becomes a 500 that reveals nothing), and a refused oversized body closes the connection
+ * (its unread rest must not be taken for the next request). `/trpc`'s fast path writes the
+ * result in tRPC's envelope; the others answer it with `answerFailure`.
  */
-export function answerFailure(
-  exchange: Exchange,
-  error: unknown,
-  logInternal: InternalErrorLog,
-  send = true,
-) {
+export function failureOf(exchange: Exchange, error: unknown, logInternal: InternalErrorLog): AppError {
   const { error: app, isInternal } = appErrorOf(error);
   if (isInternal) logInternal(exchange.requestId, error);
   if (app.code === 'PAYLOAD_TOO_LARGE') exchange.headers.Connection = 'close';
-  if (!send) return app;
+  return app;
+}
+
+/** A failure answered in the contract's error body; an answer already under way is cut off instead. */
+export function answerFailure(exchange: Exchange, error: unknown, logInternal: InternalErrorLog): void {
+  const app = failureOf(exchange, error, logInternal);
   if (exchange.res.headersSent) exchange.res.destroy();
   else sendError(exchange.res, app, exchange.headers);
-  return app;
 }

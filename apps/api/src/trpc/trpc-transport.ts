@@ -11,7 +11,7 @@ import { TRPCError } from '@trpc/server';
 import { nodeHTTPRequestHandler } from '@trpc/server/adapters/node-http';
 import { chargeBudget } from '../http/budget-edge';
 import { conditionOf } from '../http/conditions';
-import { answerFailure, type Exchange } from '../http/exchange';
+import { type Exchange, failureOf } from '../http/exchange';
 import { MAX_BODY_BYTES, sendJson } from '../http/http';
 import type { CreateContext } from '../http/request-context';
 import type { Budgets } from '../runtime/budgets';
@@ -59,7 +59,7 @@ export function createTrpcTransport(options: TrpcTransportOptions) {
       sendJson(res, 200, { result: { data } }, headers);
     } catch (failure) {
       // The one error path, answered in tRPC's envelope instead of the contract's body.
-      const error = answerFailure(exchange, failure, onInternalError, false);
+      const error = failureOf(exchange, failure, onInternalError);
       if (error.retryAfter !== undefined) headers['Retry-After'] = String(error.retryAfter);
       sendJson(res, error.status, { error: rpcErrorShape(error, path) }, headers);
     }

@@ -5,7 +5,7 @@ import { createServerSideHelpers } from '@trpc/react-query/server';
 import { cookies, headers } from 'next/headers';
 import type { ReactNode } from 'react';
 import { apiClient } from './api-client';
-import { ACCESS_COOKIE } from './session';
+import { ACCESS_COOKIE, forwardedFor } from './session';
 
 type Helpers = ReturnType<typeof createServerSideHelpers<AppRouter>>;
 
@@ -22,13 +22,12 @@ export async function prefetched(
 ): Promise<DehydratedState | undefined> {
   const access = (await cookies()).get(ACCESS_COOKIE)?.value;
   if (!access) return undefined;
-  // The console's own server set this to the browser's address before Next saw the request; the
-  // API throttles and budgets by it, as it does the page's own calls.
-  const address = (await headers()).get('x-forwarded-for')?.trim();
+  // The browser's address, as on the page's own calls: the API budgets by it.
+  const address = forwardedFor({ headers: await headers() });
   const api = createServerSideHelpers<AppRouter>({
     client: apiClient({
       authorization: `Bearer ${access}`,
-      ...(address ? { 'x-forwarded-for': address } : {}),
+      ...address,
     }),
     queryClient: new QueryClient({ defaultOptions: { queries: { retry: false } } }),
   });

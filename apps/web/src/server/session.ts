@@ -63,7 +63,7 @@ export function clearSessionCookies(res: NextResponse): void {
  * in place of anything the browser sent: the connection's peer, or what a proxy in the console's
  * own TRUST_PROXY reported.
  */
-export function forwardedFor(req: NextRequest): Record<string, string> {
+export function forwardedFor(req: { headers: Pick<Headers, 'get'> }): Record<string, string> {
   const address = req.headers.get('x-forwarded-for')?.trim();
   return address ? { 'x-forwarded-for': address } : {};
 }
