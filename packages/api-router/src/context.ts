@@ -3,6 +3,7 @@ import { parseBearer } from '@music/auth';
 import { type Db, findSessionUser, isUuid, type SessionUser } from '@music/db';
 import type { EntityTagCondition } from './etag';
 import { SongSearchCache } from './modules/songs/search-cache';
+import type { ApiKeyGrant } from './scopes';
 
 export interface Logger {
   info(message: string, fields?: Record<string, unknown>): void;
@@ -73,10 +74,16 @@ export function createDeps(deps: Omit<Deps, 'searchCache'>): Deps {
   return { ...deps, searchCache: new SongSearchCache(deps.db) };
 }
 
-/** Who is calling: the user behind a live session, read fresh on this request. */
+/**
+ * Who is calling: the user behind a live session or a live API key, read fresh on this request.
+ * A key's request names the key (`apiKey`) and the session it was made in is not involved.
+ */
 export interface Actor {
   user: SessionUser;
+  /** The session of a signed-in caller; empty for an API key. */
   sessionId: string;
+  /** Set when the caller is an API key: which, and within what scopes. */
+  apiKey?: ApiKeyGrant;
 }
 
 export interface RequestInfo {
