@@ -15,6 +15,9 @@ import { createLogger } from './runtime/logger';
 import { createMailer } from './runtime/mailer';
 import { createIdempotency } from './v1/idempotency';
 
+
+/** How often an instance writes when API keys were last used. */
+const KEY_USE_FLUSH_MS = 15_000;
 export const TOKEN_ISSUER = 'music-catalogue';
 export const TOKEN_AUDIENCE = 'music-catalogue-api';
 
@@ -92,6 +95,8 @@ export async function startServer(env: Env, injected?: { database?: Database }):
   if (env.ADMIN_EMAIL && env.ADMIN_PASSWORD) await ensureAdmin(deps, env.ADMIN_EMAIL, env.ADMIN_PASSWORD);
   if (env.SEED_DEMO_DATA === 'true' && env.NODE_ENV !== 'production') await seedDemoData(deps);
 
+  // lastUsedAt of API keys, written in batches (not by each request that uses a key).
+  deps.keyUse.start(KEY_USE_FLUSH_MS);
   let draining = false;
   // Shared by every instance through the database (version 1.1).
   const budgets = createBudgets({
@@ -161,6 +166,7 @@ export async function startServer(env: Env, injected?: { database?: Database }):
       draining = true;
       await connections.drain({ delayMs, graceMs });
       await housekeeping.stop();
+      await deps.keyUse.stop();
       // After the last request: what this instance counted still counts for the others.
       await budgets.stop();
       await mailer.close();

@@ -1,9 +1,10 @@
 import type { TokenService } from '@music/auth';
-import { parseBearer } from '@music/auth';
-import { type Db, findSessionUser, isUuid, type SessionUser } from '@music/db';
+import { apiKeyMatches, apiKeyPrefix, isApiKeyToken, parseBearer } from '@music/auth';
+import { apiKeys, type Db, findSessionUser, isUuid, type SessionUser } from '@music/db';
 import type { EntityTagCondition } from './etag';
+import { KeyUse } from './key-use';
 import { SongSearchCache } from './modules/songs/search-cache';
-import type { ApiKeyGrant } from './scopes';
+import { type ApiKeyGrant, isScope } from './scopes';
 
 export interface Logger {
   info(message: string, fields?: Record<string, unknown>): void;
@@ -67,11 +68,13 @@ export interface Deps {
   mailer: Mailer;
   /** Search results over `db`, exact while the catalogue is unchanged (made by `createDeps`). */
   searchCache: SongSearchCache;
+  /** When API keys were last used, written in batches (made by `createDeps`). */
+  keyUse: KeyUse;
 }
 
 /** The dependencies, with what is derived from them: the search cache over the same `db`. */
-export function createDeps(deps: Omit<Deps, 'searchCache'>): Deps {
-  return { ...deps, searchCache: new SongSearchCache(deps.db) };
+export function createDeps(deps: Omit<Deps, 'searchCache' | 'keyUse'>): Deps {
+  return { ...deps, searchCache: new SongSearchCache(deps.db), keyUse: new KeyUse(deps.db, deps.log) };
 }
 
 /**
@@ -111,15 +114,17 @@ export function createContextInner(deps: Deps, request: RequestInfo): Context {
  * The caller behind an Authorization header, or null (none, malformed, or refused): a valid
  * signature is not enough, the token's session must still be live and its user still exist
  * (logout, theft detection and deletion take effect at once, on every instance). The role is
- * the stored one, not the token's.
+ * the stored one, not the token's. An API key (`mc_…`) is checked the same way: its row must
+ * still exist and be unexpired, its owner too, read on this request.
  */
 export async function authenticate(
-  deps: Pick<Deps, 'db' | 'tokens'>,
+  deps: Pick<Deps, 'db' | 'tokens' | 'keyUse'>,
   authorization: string | undefined,
 ): Promise<Actor | null> {
   if (authorization === undefined || authorization === '') return null;
   const token = parseBearer(authorization);
   if (!token) return null;
+  if (isApiKeyToken(token)) return authenticateKey(deps, token);
   let claims: ReturnType<TokenService['verifyAccessTokenSync']>;
   try {
     claims = deps.tokens.verifyAccessTokenSync(token);
@@ -129,4 +134,17 @@ export async function authenticate(
   if (!isUuid(claims.sid) || !isUuid(claims.sub)) return null;
   const user = await findSessionUser(deps.db, claims.sid, claims.sub);
   return user ? { user, sessionId: claims.sid } : null;
+}
+
+async function authenticateKey(deps: Pick<Deps, 'db' | 'keyUse'>, token: string): Promise<Actor | null> {
+  const prefix = apiKeyPrefix(token);
+  if (!prefix) return null;
+  const owner = await apiKeys.findKeyOwner(deps.db, prefix);
+  if (!owner || !apiKeyMatches(token, owner.tokenHash)) return null;
+  deps.keyUse.note(owner.keyId);
+  return {
+    user: owner.user,
+    sessionId: '',
+    apiKey: { id: owner.keyId, scopes: owner.scopes.filter(isScope) },
+  };
 }

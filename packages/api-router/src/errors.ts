@@ -19,6 +19,8 @@ export interface AppErrorOptions {
   errors?: FieldError[];
   /** Seconds, sent as `Retry-After` (429, 503). */
   retryAfter?: number;
+  /** Sent as `WWW-Authenticate` (a 403 for an API key outside its scopes). */
+  challenge?: string;
   cause?: unknown;
 }
 
@@ -31,6 +33,7 @@ export class AppError extends Error {
   readonly status: number;
   readonly errors: FieldError[] | undefined;
   readonly retryAfter: number | undefined;
+  readonly challenge: string | undefined;
 
   constructor(code: ErrorCode, message: string, options: AppErrorOptions = {}) {
     // Bounded here, once, for every code path that words an error from what a client sent.
@@ -42,7 +45,16 @@ export class AppError extends Error {
       e.message.length > MAX_MESSAGE_LENGTH ? { ...e, message: bounded(e.message) } : e,
     );
     this.retryAfter = options.retryAfter;
+    this.challenge = options.challenge;
   }
+}
+
+/** The headers an error's answer carries on either transport: `Retry-After`, `WWW-Authenticate`. */
+export function errorHeaders(error: AppError): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (error.retryAfter !== undefined) headers['Retry-After'] = String(error.retryAfter);
+  if (error.challenge !== undefined) headers['WWW-Authenticate'] = error.challenge;
+  return headers;
 }
 
 /** A 422 for one or more named fields. */

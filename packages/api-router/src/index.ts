@@ -12,7 +12,7 @@ export {
   type RequestInfo,
   type Settings,
 } from './context';
-export { AppError, describeError, type ErrorCode, type FieldError } from './errors';
+export { AppError, describeError, type ErrorCode, errorHeaders, type FieldError } from './errors';
 export {
   type EntityTagCondition,
   etagOf,
@@ -25,6 +25,7 @@ export { ensureAdmin } from './modules/auth/auth.service';
 export { createOpenApiDocument } from './openapi';
 export { type Operation, operationAt, operations } from './procedures';
 export { type AppRouter, appRouter } from './router';
+export { type ApiKeyGrant, SCOPES, type Scope } from './scopes';
 export type { Traits } from './traits';
 export {
   appErrorOf,

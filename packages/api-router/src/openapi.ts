@@ -15,18 +15,33 @@ import { serviceOperations } from './openapi/service-routes';
 import { addImpliedLimits, describeParameters, nameRequestBody, shareParameters } from './openapi/shape';
 import { operations } from './procedures';
 import { appRouter } from './router';
+import { SCOPES } from './scopes';
+import type { Traits } from './traits';
 
 type Document = OpenAPIObject & {
   paths: Record<string, Record<string, Json>>;
   components: { schemas?: Record<string, Json> } & Json;
 };
 
-const SECURITY = {
-  bearer: [{ bearerAuth: [] }],
+/**
+ * Who may call an operation: a session's access token, and an API key where one may (OpenAPI
+ * 3.1 lets a bearer requirement list the roles it needs: a key's requirement names the scope).
+ */
+function securityOf(traits: Traits): Json[] {
+  if (traits.security === 'none') return [];
+  const key = traits.keyAccess;
+  const byKey = key === 'session' ? [] : [{ apiKeyAuth: key === 'any' ? [] : [key] }];
+  const signedIn = [{ bearerAuth: [] }, ...byKey];
   // Anonymous, or with a token that changes what is allowed (version 1.1).
-  optional: [{}, { bearerAuth: [] }],
-  none: [],
-} as const;
+  return traits.security === 'optional' ? [{}, ...signedIn] : signedIn;
+}
+
+const API_KEY_SCHEME =
+  'An API key from `POST /api-keys` (`mc_` and 40 characters), sent as `Authorization: Bearer mc_…`. ' +
+  'It acts as its owner within its scopes, never beyond what the owner’s role allows at that moment; ' +
+  'each operation names the scope it needs. Outside them: 403 with `WWW-Authenticate: Bearer ' +
+  'error="insufficient_scope", scope="…"`. Keys never sign in or out, change an email or a password, ' +
+  `or manage keys; each has its own request budget. Scopes: ${SCOPES.map((s) => `\`${s}\``).join(', ')}.`;
 
 /**
  * The `/v1` OpenAPI 3.1 document. trpc-to-openapi derives paths, parameters and schemas from the
@@ -54,6 +69,12 @@ export function createOpenApiDocument(options: { baseUrl?: string } = {}): OpenA
           'An access token from `POST /auth/login` or `/auth/refresh`: an HS256 JWT verified as RFC8725 ' +
           'advises (algorithm, type, issuer and audience pinned; `exp` required), valid 24 hours, and ' +
           'refused at once when its session is revoked.',
+      },
+      apiKeyAuth: {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'mc_ API key',
+        description: API_KEY_SCHEME,
       },
     },
   }) as Document;
@@ -100,7 +121,7 @@ export function createOpenApiDocument(options: { baseUrl?: string } = {}): OpenA
     ];
     // The integrator's overview first, then what the procedure itself says.
     operation.description = [doc?.description, route.description].filter(Boolean).join('\n\n') || undefined;
-    operation.security = SECURITY[traits.security];
+    operation.security = securityOf(traits);
   }
 
   // Copies: every document is its own, whatever a caller does to it (the service routes share

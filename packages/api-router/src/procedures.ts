@@ -85,6 +85,7 @@ const UNROUTED: Traits = {
   idempotent: false,
   counted: true,
   security: 'bearer',
+  keyAccess: 'session',
 };
 
 function withTraits(procedures: Record<string, Procedure>): Operation[] {

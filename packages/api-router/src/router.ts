@@ -1,3 +1,4 @@
+import { apiKeysRouter } from './modules/api-keys/api-keys.router';
 import { artistsRouter } from './modules/artists/artists.router';
 import { authRouter } from './modules/auth/auth.router';
 import { genresRouter } from './modules/genres/genres.router';
@@ -9,6 +10,7 @@ import { router } from './trpc';
 export const appRouter = router({
   auth: authRouter,
   users: usersRouter,
+  apiKeys: apiKeysRouter,
   artists: artistsRouter,
   songs: songsRouter,
   genres: genresRouter,

@@ -20,3 +20,40 @@ export interface ApiKeyGrant {
   id: string;
   scopes: readonly Scope[];
 }
+
+const KNOWN: ReadonlySet<string> = new Set(SCOPES);
+
+export function isScope(value: string): value is Scope {
+  return KNOWN.has(value);
+}
+
+/**
+ * What an API key needs to call an operation: a scope; `any` (every key: `GET /auth/me`, which
+ * tells a key whose it is); or `session` (no key ever: signing in and out, credentials, keys).
+ */
+export type KeyAccess = Scope | 'any' | 'session';
+
+/** Which scopes cover the operations of each tag; a tag not listed is for sessions only. */
+const AREA_OF_TAG: Readonly<Record<string, 'catalogue' | 'playlists' | 'users' | 'events'>> = {
+  songs: 'catalogue',
+  artists: 'catalogue',
+  genres: 'catalogue',
+  playlists: 'playlists',
+  users: 'users',
+  audit: 'events',
+};
+
+/**
+ * The key access of an operation, from its route: its tag's area, `:read` for a GET and `:write`
+ * for the rest, unless the route declares its own (`keyAccess`).
+ */
+export function keyAccessOf(route: {
+  tag: string;
+  method: string;
+  keyAccess?: KeyAccess | undefined;
+}): KeyAccess {
+  if (route.keyAccess !== undefined) return route.keyAccess;
+  const area = AREA_OF_TAG[route.tag];
+  if (area === undefined) return 'session';
+  return `${area}:${route.method === 'GET' ? 'read' : 'write'}` as Scope;
+}

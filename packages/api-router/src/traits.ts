@@ -1,3 +1,5 @@
+import { type KeyAccess, keyAccessOf } from './scopes';
+
 /**
  * What an operation is as far as HTTP goes, decided once per operation from what its procedure
  * declares (route meta, builder, input and output schemas) and read alike by the REST edge
@@ -24,12 +26,16 @@ export interface Traits {
    * (sign-up: an admin's token may set a role); `none` takes no token (sign-in, refresh).
    */
   security: 'bearer' | 'optional' | 'none';
+  /** What an API key needs to call it: a scope, `any` key, or none (`session`: sign in). */
+  keyAccess: KeyAccess;
 }
 
 /** What the derivation reads of a route's meta (`RouteMeta` in ./trpc.ts, which refers to this file). */
 interface RouteFacts {
   method: string;
   path: string;
+  tag: string;
+  keyAccess?: KeyAccess | undefined;
   status?: number | undefined;
   errors?: readonly string[] | undefined;
   traits?: Partial<Traits> | undefined;
@@ -88,6 +94,7 @@ export function deriveTraits(sources: readonly TraitSource[]): Traits[] {
       // A public operation on a collection of records behaves by its caller (a sign-up by an
       // admin); the other public ones (sign-in, refresh) have no use for a token.
       security: !isPublic ? 'bearer' : ownsRecords ? 'optional' : 'none',
+      keyAccess: keyAccessOf(route),
     };
     return { ...derived, ...(route.traits ?? {}) };
   });

@@ -11,6 +11,7 @@ import {
   toAppError,
   validationError,
 } from './errors';
+import { type KeyAccess, keyAccessOf, type Scope } from './scopes';
 import type { Traits } from './traits';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -31,6 +32,8 @@ export interface RouteMeta {
   errors?: ErrorCode[];
   /** Corrections of the traits derived from the procedure (./traits.ts), where the derivation is wrong. */
   traits?: Partial<Traits>;
+  /** What an API key needs to call it, where its tag and method do not say (./scopes.ts). */
+  keyAccess?: KeyAccess;
 }
 
 /** `public` is set by `publicProcedure` only: whether an operation needs a caller is declared by its builder. */
@@ -159,9 +162,33 @@ export function refusesCaller(isPublic: boolean, ctx: Pick<Context, 'actor' | 't
   return ctx.tokenRefused === true || (!isPublic && ctx.actor === null);
 }
 
+/**
+ * An API key's refusal, or none: outside its scopes a 403 whose `WWW-Authenticate` names the
+ * scope that would grant it (RFC 6750's `insufficient_scope`); an operation no key may call, a
+ * 403 that says to sign in. Decided before the input is read, like the caller check. A signed-in
+ * session is never limited by scopes.
+ */
+function keyRefusal(ctx: Context, meta: Meta | undefined): AppError | undefined {
+  const key = ctx.actor?.apiKey;
+  const route = meta?.route;
+  if (!key) return undefined;
+  const access = route ? keyAccessOf(route) : 'session';
+  if (access === 'any' || key.scopes.includes(access as Scope)) return undefined;
+  if (access === 'session') {
+    return new AppError('FORBIDDEN', 'API keys cannot call this operation; sign in to do it', {
+      challenge: 'Bearer realm="music", error="insufficient_scope"',
+    });
+  }
+  return new AppError('FORBIDDEN', `This API key lacks the scope ${access}`, {
+    challenge: `Bearer realm="music", error="insufficient_scope", scope="${access}"`,
+  });
+}
+
 /** An operation anyone may call; a token, when one is sent, must be valid. */
-export const publicProcedure = t.procedure.meta({ public: true }).use(async ({ ctx, next, path }) => {
+export const publicProcedure = t.procedure.meta({ public: true }).use(async ({ ctx, meta, next, path }) => {
   if (refusesCaller(true, ctx)) throw toTrpcError(refusedToken());
+  const refusal = keyRefusal(ctx, meta);
+  if (refusal) throw toTrpcError(refusal);
   return mapFailure(ctx, path, await next());
 });
 
@@ -171,11 +198,13 @@ export const publicProcedure = t.procedure.meta({ public: true }).use(async ({ c
  * are one middleware rather than two in a row: every level of tRPC's middleware chain copies
  * the call's options and closes over them again, on the hottest path there is.
  */
-export const authedProcedure = t.procedure.use(async ({ ctx, next, path }) => {
+export const authedProcedure = t.procedure.use(async ({ ctx, meta, next, path }) => {
   if (refusesCaller(false, ctx) || !ctx.actor) {
     throw toTrpcError(
       ctx.tokenRefused ? refusedToken() : new AppError('UNAUTHORIZED', 'A valid bearer token is required'),
     );
   }
+  const refusal = keyRefusal(ctx, meta);
+  if (refusal) throw toTrpcError(refusal);
   return mapFailure(ctx, path, await next({ ctx: { actor: ctx.actor } }));
 });

@@ -1,3 +1,11 @@
+export {
+  API_KEY_MARK,
+  apiKeyMatches,
+  apiKeyPrefix,
+  generateApiKeyToken,
+  isApiKeyToken,
+  type NewApiKeyToken,
+} from './api-keys';
 export { hashPassword, verifyPassword } from './password';
 export {
   ACCESS_TOKEN_TTL_SECONDS,

@@ -9,7 +9,9 @@ export {
   migrateToLatest,
   type ReleaseMigration,
 } from './migrate';
+export type { ApiKeyRecord, KeyOwner } from './repositories/api-keys';
 // Each repository both by name and as a namespace (the services: `songs.findSongById(db, id)`).
+export * as apiKeys from './repositories/api-keys';
 export * from './repositories/artists';
 export * as artists from './repositories/artists';
 export * as attemptWindows from './repositories/attempt-windows';

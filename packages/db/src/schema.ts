@@ -77,6 +77,20 @@ export interface PasswordResetsTable {
   used_at: Date | null;
 }
 
+/** A user's API key: found by `prefix`, proved by `token_hash` (see its migration). */
+export interface ApiKeysTable {
+  id: string;
+  user_id: string;
+  name: string;
+  scopes: string[];
+  prefix: string;
+  /** SHA-256 of the whole token, hex. */
+  token_hash: string;
+  created_at: CreatedAt;
+  expires_at: Date | null;
+  last_used_at: Date | null;
+}
+
 /** When each clean-up job may run next (one instance claims each period). */
 export interface HousekeepingTable {
   job: string;
@@ -184,6 +198,7 @@ export interface Database {
   login_throttle: LoginThrottleTable;
   attempt_windows: AttemptWindowsTable;
   password_resets: PasswordResetsTable;
+  api_keys: ApiKeysTable;
   housekeeping: HousekeepingTable;
   idempotency_keys: IdempotencyKeysTable;
   request_budgets: RequestBudgetsTable;
@@ -201,6 +216,7 @@ export type UserRow = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type SessionRow = Selectable<SessionsTable>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type ArtistRow = Selectable<ArtistsTable>;
 /** A song's own columns, as every song read returns them (`search_text` is for search only). */
 export type SongRow = Omit<Selectable<SongsTable>, 'search_text'>;

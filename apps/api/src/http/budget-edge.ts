@@ -22,7 +22,7 @@ export function overBudget(state: BudgetState): AppError {
 
 /**
  * The budget step of an operation on either transport, once its caller is known: counts the request against
- * the user's budget, or the client address's when anonymous (a refused token counts there too),
+ * the API key's own budget, the user's, or the client address's when anonymous (a refused token counts there too),
  * adds the RateLimit headers to the answer's headers (errors included) and throws the 429 when
  * over. The contract answers 401 before 429: a request that will get its 401 is counted but
  * not refused here. Synchronous unless the budget must wait for the database (a promise then).
@@ -35,7 +35,11 @@ export function chargeBudget(
 ): undefined | Promise<void> {
   // Every operation is counted today; the trait says so in one place for the edge and the document.
   if (!budgets || !operation.traits.counted) return undefined;
-  const taken = budgets.take({ userId: ctx.actor?.user.id, address: ctx.clientAddress });
+  const taken = budgets.take({
+    userId: ctx.actor?.user.id,
+    apiKeyId: ctx.actor?.apiKey?.id,
+    address: ctx.clientAddress,
+  });
   // Decided in memory nearly always; a caller near its limit waits for the database's count.
   if (taken instanceof Promise) return taken.then((state) => settle(state, ctx, operation, headers));
   settle(taken, ctx, operation, headers);

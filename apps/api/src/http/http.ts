@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AppError, type ErrorCode } from '@music/api-router';
+import { AppError, type ErrorCode, errorHeaders } from '@music/api-router';
 import { addVary, COMPRESS_OVER_BYTES, compress, negotiateEncoding } from './compression';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
@@ -55,8 +55,7 @@ export function sendNoContent(res: ServerResponse, headers: Record<string, strin
 export function sendError(res: ServerResponse, error: AppError, headers: Record<string, string> = {}) {
   const body: Record<string, unknown> = { code: error.code, message: error.message };
   if (error.code === 'VALIDATION_FAILED') body.errors = error.errors ?? [];
-  const extra: Record<string, string> = { ...headers };
-  if (error.retryAfter !== undefined) extra['Retry-After'] = String(error.retryAfter);
+  const extra: Record<string, string> = { ...headers, ...errorHeaders(error) };
   if (error.status === 401) extra['WWW-Authenticate'] = wwwAuthenticate(res.req?.headers.authorization);
   sendJson(res, error.status, body, extra);
 }

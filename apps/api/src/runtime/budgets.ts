@@ -12,9 +12,13 @@ export interface BudgetState {
   allowed: boolean;
 }
 
-/** Whose budget: the user when authenticated, else the client address. */
+/**
+ * Whose budget: an API key's own when the caller is a key, else the user when authenticated,
+ * else the client address.
+ */
 export interface BudgetKey {
   userId?: string | undefined;
+  apiKeyId?: string | undefined;
   address: string;
 }
 
@@ -291,7 +295,7 @@ export function createBudgets(options: BudgetOptions): Budgets {
   }
 
   function take(key: BudgetKey): BudgetState | null | Promise<BudgetState> {
-    const caller = key.userId ?? `addr:${key.address}`;
+    const caller = key.apiKeyId ? `key:${key.apiKeyId}` : (key.userId ?? `addr:${key.address}`);
     const limit = limitOf(caller);
     if (limit <= 0) return null;
     const at = now();

@@ -3,6 +3,7 @@ import {
   appErrorOf,
   appRouter,
   type Context,
+  errorHeaders,
   operationAt,
   refusesCaller,
   rpcErrorShape,
@@ -60,7 +61,7 @@ export function createTrpcTransport(options: TrpcTransportOptions) {
     } catch (failure) {
       // The one error path, answered in tRPC's envelope instead of the contract's body.
       const error = failureOf(exchange, failure, onInternalError);
-      if (error.retryAfter !== undefined) headers['Retry-After'] = String(error.retryAfter);
+      Object.assign(headers, errorHeaders(error));
       sendJson(res, error.status, { error: rpcErrorShape(error, path) }, headers);
     }
     return true;
@@ -117,8 +118,8 @@ export function createTrpcTransport(options: TrpcTransportOptions) {
         // Every answer here is JSON; tRPC's own early failures (an unsupported content type, a
         // refused batch) would otherwise go out as text/plain.
         const headers: Record<string, string> = { ...baseHeaders, 'Content-Type': 'application/json' };
-        const retryAfter = errors.map((e) => appErrorOf(e).error.retryAfter).find((r) => r !== undefined);
-        if (retryAfter !== undefined) headers['Retry-After'] = String(retryAfter);
+        // One call per request: at most one error, whose headers the answer carries.
+        for (const error of errors) Object.assign(headers, errorHeaders(appErrorOf(error).error));
         return { headers };
       },
       onError({ error }) {

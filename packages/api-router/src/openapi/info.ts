@@ -41,6 +41,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   genres: 'The genres in use across the catalogue, with their song counts (read-only).',
   playlists:
     'Ordered lists of songs owned by a user: private by default, readable by every signed-in user when public.',
+  'api-keys':
+    'Credentials for programs: a key acts as its owner within the scopes it was given (see the `apiKeyAuth` scheme). Made, listed and revoked by a signed-in session only; the token is shown once and stored only as a hash.',
   operations:
     'Health checks for load balancers and supervisors, and this document. Public, and not under a request budget.',
 };

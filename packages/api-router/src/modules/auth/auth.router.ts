@@ -43,7 +43,15 @@ export const authRouter = router({
     .mutation(({ ctx }) => auth.logout(ctx)),
 
   me: authedProcedure
-    .meta(rest({ method: 'GET', path: '/auth/me', tag: 'auth', summary: 'The signed-in user' }))
+    .meta(
+      rest({
+        method: 'GET',
+        path: '/auth/me',
+        tag: 'auth',
+        summary: 'The signed-in user (with an API key: the key’s owner)',
+        keyAccess: 'any',
+      }),
+    )
     .output(userSchema)
     .query(({ ctx }) => toUser(ctx.actor.user)),
 

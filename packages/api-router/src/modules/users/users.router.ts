@@ -168,9 +168,10 @@ export const usersRouter = router({
         description:
           'For when no mail is set up, or it does not arrive: hand the link to its user. It works ' +
           'once, for 30 minutes; setting the password ends every session of the user. Any other ' +
-          'caller gets 403, whatever the id.',
+          'caller gets 403, whatever the id. API keys cannot make one.',
         status: 201,
         errors: ['FORBIDDEN'],
+        keyAccess: 'session',
       }),
     )
     .input(userIdInput)

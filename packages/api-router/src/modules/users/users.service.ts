@@ -205,6 +205,28 @@ interface UserWrite {
   role?: User['role'] | undefined;
 }
 
+const keyCredentialsError = () =>
+  new AppError('FORBIDDEN', 'An API key never changes an email or a password; sign in to do it');
+
+/**
+ * A PUT through an API key may repeat the account's password (a 1.0 client renaming it), never
+ * set another: a different one is a 403. Your own is checked as a sign-in is (counted), so a key
+ * is no unthrottled way to guess it. Returns no new hash, ever.
+ */
+async function keyKeepsPassword(
+  ctx: AuthedContext,
+  row: UserRow,
+  password: string | undefined,
+  self: boolean,
+): Promise<undefined> {
+  if (password === undefined) return undefined;
+  const same = self
+    ? await proveOwnPassword(ctx, row.email, password)
+    : await verifyPassword(row.password_hash, password);
+  if (!same) throw keyCredentialsError();
+  return undefined;
+}
+
 const currentPasswordError = (message: string) => validationError([{ field: 'currentPassword', message }]);
 
 /**
@@ -254,10 +276,22 @@ async function writeUser(
   // hash changed meanwhile.
   const seen = await loadUser(ctx, userId);
   assertMayTakeRole(ctx, seen, write.role ?? seen.role);
+  const byKey = ctx.actor.apiKey !== undefined;
+  if (
+    byKey &&
+    ((write.email !== undefined && write.email !== seen.email) ||
+      (mode === 'patch' && write.password !== undefined))
+  ) {
+    throw keyCredentialsError();
+  }
   const self = seen.id === ctx.actor.user.id;
   // An admin sets another account's password without proving theirs.
   const passwordOf = (row: UserRow) =>
-    self ? ownCredentials(ctx, row, write, mode) : newPasswordHash(row, write.password, mode);
+    byKey
+      ? keyKeepsPassword(ctx, row, write.password, self)
+      : self
+        ? ownCredentials(ctx, row, write, mode)
+        : newPasswordHash(row, write.password, mode);
   const seenHash = await passwordOf(seen);
   return withUserLocked(ctx, seen.id, async (trx, row, admins) => {
     const role = write.role ?? row.role;
