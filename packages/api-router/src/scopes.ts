@@ -29,7 +29,9 @@ export function isScope(value: string): value is Scope {
 
 /**
  * What an API key needs to call an operation: a scope; `any` (every key: `GET /auth/me`, which
- * tells a key whose it is); or `session` (no key ever: signing in and out, credentials, keys).
+ * tells a key whose it is, and the operations that take no caller at all, such as signing in,
+ * where a key sent along changes nothing); or `session` (no key ever: signing out, making reset
+ * links, managing keys).
  */
 export type KeyAccess = Scope | 'any' | 'session';
 

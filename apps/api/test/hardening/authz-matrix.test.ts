@@ -1,16 +1,8 @@
 import { operationAt } from '@music/api-router';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CATALOGUE_ROWS } from './authz-catalogue';
-import { ACCOUNT_ROWS, ACTORS, CODES, type Entry, type Input, makeWorld, outcomeFor } from './authz-rules';
-import {
-  codeOf,
-  errorShapeOk,
-  procedureAt,
-  procedurePaths,
-  startWatchedApi,
-  type Transport,
-  writeCount,
-} from './support';
+import { MATRIX, sendTo } from './authz-rows';
+import { ACTORS, CODES, makeWorld, outcomeFor } from './authz-rules';
+import { codeOf, errorShapeOk, procedureAt, procedurePaths, startWatchedApi, writeCount } from './support';
 
 /**
  * The authorization matrix: every procedure x every kind of caller x the resources it can be
@@ -21,35 +13,12 @@ import {
  * here fails the first test. Refused writes must leave the data exactly as it was.
  */
 
-/** One row per procedure (authz-rules.ts and authz-catalogue.ts). */
-const MATRIX: Record<string, Entry> = { ...ACCOUNT_ROWS, ...CATALOGUE_ROWS };
-
 const { api, trpc } = await startWatchedApi({
   LOGIN_MAX_FAILURES_PER_EMAIL: 10_000,
   LOGIN_MAX_FAILURES_PER_ADDRESS: 10_000,
 });
 afterAll(() => api.close());
 const world = await makeWorld(api.database.db);
-
-function send(transport: Transport, procedure: string, input: Input, token: string | undefined) {
-  if (transport === 'trpc') return trpc.call(procedure, input, token);
-  const { route } = procedureAt(procedure);
-  const rest: Input = { ...input };
-  const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
-    const value = String(rest[name]);
-    delete rest[name];
-    return encodeURIComponent(value);
-  });
-  if (route.method === 'GET' || route.method === 'DELETE') {
-    const query = new URLSearchParams(
-      Object.entries(rest).flatMap(
-        ([k, v]): Array<[string, string]> => (v === undefined ? [] : [[k, String(v)]]),
-      ),
-    ).toString();
-    return api.request(route.method, query ? `${path}?${query}` : path, { token });
-  }
-  return api.request(route.method, path, { token, body: rest });
-}
 
 describe('authorization matrix', () => {
   it('has a row for every procedure of the router, and none for procedures that do not exist', () => {
@@ -74,7 +43,7 @@ describe('authorization matrix', () => {
           const token = actor === 'anonymous' ? undefined : w.actors[actor].token;
           const isMutation = kind === 'mutation';
           const before = isMutation ? await writeCount(db) : 0;
-          const res = await send(transport, procedure, input, token);
+          const res = await sendTo({ api, trpc }, transport, procedure, input, token);
           const label = `${transport} ${procedure} [${targetName}] as ${actor}`;
           const want = expected === 'ok' ? (transport === 'v1' ? (route.status ?? 200) : 200) : expected;
           if (res.status !== want) {

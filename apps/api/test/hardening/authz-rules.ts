@@ -38,6 +38,11 @@ export interface Target {
   input(db: Db, world: World, actor: ActorName): Promise<Input>;
   /** The expected outcome per actor: an actor's own key, else `others`; `signedIn` for all but anonymous. */
   expect: Rule;
+  /**
+   * Where an API key with the right scope gets another answer than its owner's session: an
+   * email or a password it may not change.
+   */
+  keyExpect?: Rule;
 }
 
 export interface Entry {
@@ -238,11 +243,13 @@ export const ACCOUNT_ROWS: Record<string, Entry> = {
           currentPassword: ACTOR_PASSWORD,
         }),
         expect: userOrAdmin,
+        keyExpect: { signedIn: 403 },
       },
       "user's record, new email without the current password": {
         input: async (_db, w) => ({ userId: w.actors.user.user.id, email: uniqueEmail('patched') }),
         // Needed for your own account only: an admin changes another user's email without it.
         expect: { user: 422, admin: 'ok', others: 403 },
+        keyExpect: { signedIn: 403 },
       },
       missing: {
         input: async () => ({ userId: missingId(), username: 'Patched' }),

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { type Operation, operationAt, operations, type RouteMeta } from '@music/api-router';
-import { createTokenService } from '@music/auth';
+import { createTokenService, generateApiKeyToken } from '@music/auth';
 import {
+  apiKeys,
   type Db,
   insertArtist,
   insertPlaylist,
@@ -162,6 +163,10 @@ async function watchWrites(db: Db): Promise<void> {
       update hardening_writes set n = n + 1;
       return null;
     end $$`.execute(db);
+  // API keys count as they are made and deleted, not as their use is recorded (in batches).
+  await sql`drop trigger if exists api_keys_hardening_writes on api_keys`.execute(db);
+  await sql`create trigger api_keys_hardening_writes after insert or delete
+    on api_keys for each row execute function hardening_count_write()`.execute(db);
   for (const table of WATCHED) {
     await sql`drop trigger if exists ${sql.ref(`${table}_hardening_writes`)} on ${sql.table(table)}`.execute(
       db,
@@ -196,3 +201,23 @@ export function randomTag(): string {
 
 /** Raw HTTP/1.1 on a socket: for requests fetch refuses to send (bad UTF-8 paths, slow clients). */
 export { rawRequest } from './raw';
+
+/** A key of `userId`'s with these scopes, straight in the database; returns its id and token. */
+export async function insertApiKeyRow(
+  db: Db,
+  userId: string,
+  scopes: readonly string[],
+): Promise<{ id: string; token: string }> {
+  const made = generateApiKeyToken();
+  const id = uuidv7();
+  await apiKeys.insertApiKey(db, {
+    id,
+    userId,
+    name: `Key ${id.slice(-8)}`,
+    scopes,
+    prefix: made.prefix,
+    tokenHash: made.hash,
+    expiresAt: null,
+  });
+  return { id, token: made.token };
+}

@@ -79,6 +79,18 @@ export const headerComponents: Record<string, Json> = {
     required: true,
     schema: { type: 'string', maxLength: 200, example: 'Bearer realm="music", error="invalid_token"' },
   },
+  /** `WWW-Authenticate` on a 403: only an API key's refusal carries it, so it is not required. */
+  InsufficientScope: {
+    description:
+      'On the 403 of an API key only (RFC 6750): `Bearer realm="music", error="insufficient_scope", ' +
+      'scope="…"` naming the scope the operation needs, without `scope` where no key may call it. A ' +
+      '403 for a role or an ownership has none.',
+    schema: {
+      type: 'string',
+      maxLength: 200,
+      example: 'Bearer realm="music", error="insufficient_scope", scope="catalogue:write"',
+    },
+  },
   'Idempotent-Replayed': {
     description:
       '`true` when this is the stored answer to an earlier request with the same `Idempotency-Key`: ' +

@@ -1,5 +1,5 @@
 import { ERROR_CODES, type ErrorCode } from '../error-codes';
-import { ALWAYS, BUDGET, headersOf, type Json, schemaRef } from './components';
+import { ALWAYS, BUDGET, headerRef, headersOf, type Json, schemaRef } from './components';
 
 /** The component name of each error's response (`#/components/responses/NotFound`). */
 const ERROR_NAMES: Record<ErrorCode, string> = {
@@ -78,9 +78,12 @@ function errorComponent(code: ErrorCode, variant: Variant): Json {
         errors: [{ field: 'name', message: 'Required' }],
       }
     : { code, message: messageOf(description) };
+  const headers = headersOf(names);
+  // A 403 of an API key outside its scopes names the scope it lacks (RFC 6750's insufficient_scope).
+  if (code === 'FORBIDDEN') headers['WWW-Authenticate'] = headerRef('InsufficientScope');
   return {
     description,
-    headers: headersOf(names),
+    headers,
     content: {
       'application/json': { schema: schemaRef(validation ? 'ValidationError' : 'Error'), example },
     },

@@ -47,6 +47,14 @@ function idempotencyCause(code: ErrorCode, facts: OperationFacts): string | unde
   return undefined;
 }
 
+/** What a 403 adds for API keys, whatever the operation's own wording of it. */
+function keyCause(code: ErrorCode, facts: OperationFacts): string | undefined {
+  const access = facts.traits.keyAccess;
+  if (code !== 'FORBIDDEN' || access === 'any') return undefined;
+  if (access === 'session') return 'an API key (only a signed-in session may call this operation)';
+  return `an API key without the scope \`${access}\` (\`WWW-Authenticate\` names it)`;
+}
+
 /** The errors an operation can answer: what it declares, plus what its shape implies. */
 export function errorCodesOf(facts: OperationFacts): ErrorCode[] {
   const { route, traits, doc } = facts;
@@ -56,6 +64,8 @@ export function errorCodesOf(facts: OperationFacts): ErrorCode[] {
   ]);
   // A missing token on a guarded operation; a refused one on every operation (public ones too).
   codes.add('UNAUTHORIZED');
+  // An API key without the scope the operation needs, or on an operation no key may call.
+  if (traits.keyAccess !== 'any') codes.add('FORBIDDEN');
   if (facts.hasPathParameters) codes.add('NOT_FOUND');
   // A malformed query or body, or a malformed If-Match / If-None-Match (read on every request).
   codes.add('BAD_REQUEST');
@@ -78,7 +88,7 @@ export function errorResponses(facts: OperationFacts, components: ResponseCompon
   return Object.fromEntries(
     errorCodesOf(facts).map((code) => {
       const own = wordingOf(code, facts);
-      const extra = idempotencyCause(code, facts);
+      const extra = idempotencyCause(code, facts) ?? keyCause(code, facts);
       const description = extra ? `${own}; or ${extra}` : own;
       return [String(ERROR_CODES[code].status), components.error(code, facts.traits, description)];
     }),

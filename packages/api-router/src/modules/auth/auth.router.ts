@@ -15,6 +15,7 @@ export const authRouter = router({
         tag: 'auth',
         summary: 'Sign in with email and password',
         errors: ['UNAUTHORIZED', 'TOO_MANY_REQUESTS'],
+        keyAccess: 'any',
       }),
     )
     .input(loginInput)
@@ -29,6 +30,7 @@ export const authRouter = router({
         tag: 'auth',
         summary: 'Exchange a refresh token for new tokens (the old one stops working)',
         errors: ['UNAUTHORIZED'],
+        keyAccess: 'any',
       }),
     )
     .input(refreshInput)
@@ -64,6 +66,7 @@ export const authRouter = router({
         summary: 'Mail a link to set a new password (the same answer whether the email has an account)',
         status: 202,
         errors: ['TOO_MANY_REQUESTS'],
+        keyAccess: 'any',
       }),
     )
     .input(requestResetInput)
@@ -78,6 +81,7 @@ export const authRouter = router({
         tag: 'auth',
         summary: 'Set a new password with the token of a reset link; every session of the account ends',
         status: 204,
+        keyAccess: 'any',
       }),
     )
     .input(confirmResetInput)
