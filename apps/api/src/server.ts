@@ -15,7 +15,6 @@ import { createLogger } from './runtime/logger';
 import { createMailer } from './runtime/mailer';
 import { createIdempotency } from './v1/idempotency';
 
-
 /** How often an instance writes when API keys were last used. */
 const KEY_USE_FLUSH_MS = 15_000;
 export const TOKEN_ISSUER = 'music-catalogue';

@@ -80,6 +80,7 @@ function toOperation(path: string, procedure: Procedure): Omit<Operation, 'trait
 const UNROUTED: Traits = {
   list: false,
   record: false,
+  located: false,
   conditionalRead: false,
   conditionalWrite: false,
   idempotent: false,

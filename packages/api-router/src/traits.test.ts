@@ -65,5 +65,25 @@ describe('deriveTraits', () => {
     expect(operationAt('users.create')!.traits).toMatchObject({ idempotent: true, security: 'optional' });
     expect(operationAt('auth.login')!.traits).toMatchObject({ idempotent: false, security: 'none' });
     expect(operationAt('playlists.addSong')!.traits.conditionalWrite).toBe(true);
+    // Made, and read back by id: a Location. A key is no record (no updatedAt, no ETag), and its
+    // creation takes no Idempotency-Key (a replay would have to keep the token).
+    expect(operationAt('songs.create')!.traits.located).toBe(true);
+    expect(operationAt('apiKeys.create')!.traits).toMatchObject({
+      located: true,
+      record: false,
+      idempotent: false,
+    });
+    expect(operationAt('users.passwordResetLink')!.traits.located).toBe(false);
+  });
+
+  it('says what an API key needs: a scope by tag and method, any key, or a session', () => {
+    expect(operationAt('songs.list')!.traits.keyAccess).toBe('catalogue:read');
+    expect(operationAt('artists.linkSong')!.traits.keyAccess).toBe('catalogue:write');
+    expect(operationAt('playlists.get')!.traits.keyAccess).toBe('playlists:read');
+    expect(operationAt('users.patch')!.traits.keyAccess).toBe('users:write');
+    expect(operationAt('auth.me')!.traits.keyAccess).toBe('any');
+    expect(operationAt('auth.logout')!.traits.keyAccess).toBe('session');
+    expect(operationAt('apiKeys.list')!.traits.keyAccess).toBe('session');
+    expect(operationAt('users.passwordResetLink')!.traits.keyAccess).toBe('session');
   });
 });

@@ -13,6 +13,8 @@ export interface Traits {
   list: boolean;
   /** The success body is one record (it has `id` and `updatedAt`): an `ETag` header. */
   record: boolean;
+  /** A 201 that made something readable at `{path}/{id}`: a `Location` header. */
+  located: boolean;
   /** A GET of one record: takes `If-None-Match`, may answer 304. */
   conditionalRead: boolean;
   /** A write checked against the record's ETag: takes `If-Match`, may answer 412. */
@@ -75,6 +77,12 @@ export function deriveTraits(sources: readonly TraitSource[]): Traits[] {
       .map((s) => s.route.path),
   );
   const collections = new Set([...recordPaths].map((path) => path.split('/')[1]));
+  // Collections whose members are read one by one (`GET /{collection}/{id}`), records or not.
+  const readable = new Set(
+    sources
+      .filter((s) => s.route.method === 'GET' && RECORD_PATH.test(s.route.path))
+      .map((s) => s.route.path.slice(0, s.route.path.lastIndexOf('/'))),
+  );
   return sources.map((source) => {
     const { route, isPublic } = source;
     const record = isRecordAnswer(source);
@@ -83,6 +91,7 @@ export function deriveTraits(sources: readonly TraitSource[]): Traits[] {
     const derived: Traits = {
       list: answersBody(route) && keys.has('data') && keys.has('pagination'),
       record,
+      located: route.status === 201 && keys.has('id') && readable.has(route.path),
       conditionalRead: route.method === 'GET' && record,
       // Declared by the operation (it checks If-Match in its service), or a plain write of a record.
       conditionalWrite:

@@ -147,13 +147,13 @@ export function createRestHandler(options: RestHandlerOptions) {
     }
     // Serialized once, for the answer, its ETag and a replay of its Idempotency-Key.
     const payload = JSON.stringify(output);
+    if (operation.traits.located) headers.Location = `/v1${meta.path}/${(output as { id: string }).id}`;
     if (operation.traits.record) {
       // Strong, the tag of the body itself: no query. Clients may keep the record and
       // revalidate it (private: it was answered to this caller).
       const etag = etagOfJson(payload);
       headers.ETag = etag;
       headers['Cache-Control'] = 'private, no-cache';
-      if (status === 201) headers.Location = `/v1${meta.path}/${(output as { id: string }).id}`;
       if (ifNoneMatch !== undefined && matchesWeakly(ifNoneMatch, etag)) {
         res.writeHead(304, headers);
         return res.end();

@@ -99,7 +99,7 @@ describe('GET /v1/openapi.json', () => {
   });
 
   it('documents the real success status and the contract error bodies of every operation', () => {
-    for (const { route, isPublic, key, op } of procedures) {
+    for (const { route, isPublic, keyAccess, key, op } of procedures) {
       const statuses = Object.keys(op.responses);
       const ok = String(route.status ?? 200);
       expect(
@@ -123,9 +123,13 @@ describe('GET /v1/openapi.json', () => {
         ];
         if (status) expect(statuses, `${key} ${code}`).toContain(status);
       }
-      if (key === 'POST /users') expect(op.security).toEqual([{}, { bearerAuth: [] }]);
+      // An API key may call it (with the scope named), or only a signed-in session; a key without
+      // the scope, or on a session's operation, gets a 403.
+      const byKey = keyAccess === 'session' ? [] : [{ apiKeyAuth: keyAccess === 'any' ? [] : [keyAccess] }];
+      if (keyAccess !== 'any') expect(statuses, `${key} 403 for keys`).toContain('403');
+      if (key === 'POST /users') expect(op.security).toEqual([{}, { bearerAuth: [] }, ...byKey]);
       else if (isPublic) expect(op.security, key).toEqual([]);
-      else expect(op.security, key).toEqual([{ bearerAuth: [] }]);
+      else expect(op.security, key).toEqual([{ bearerAuth: [] }, ...byKey]);
     }
     const login = at('POST', '/auth/login').responses['401'].description;
     expect(login).toMatch(/password/);

@@ -56,8 +56,18 @@ export const all: Array<{ key: string; path: string; method: string; op: Json }>
     op,
   })),
 );
-export const procedures = operations.flatMap(({ route, isPublic }) =>
-  route ? [{ route, isPublic, key: `${route.method} ${route.path}`, op: at(route.method, route.path) }] : [],
+export const procedures = operations.flatMap(({ route, isPublic, traits }) =>
+  route
+    ? [
+        {
+          route,
+          isPublic,
+          keyAccess: traits.keyAccess,
+          key: `${route.method} ${route.path}`,
+          op: at(route.method, route.path),
+        },
+      ]
+    : [],
 );
 export const SERVICE = ['GET /health', 'GET /health/live', 'GET /openapi.json', 'GET /docs'];
 

@@ -1,3 +1,4 @@
+import { apiKeyDocs } from './operations/api-keys';
 import { authAndUserDocs } from './operations/auth-users';
 import { catalogueDocs } from './operations/catalogue';
 import { playlistDocs } from './operations/playlists';
@@ -7,6 +8,7 @@ export type { OperationDoc };
 
 export const OPERATION_DOCS: Record<string, OperationDoc> = {
   ...authAndUserDocs,
+  ...apiKeyDocs,
   ...catalogueDocs,
   ...playlistDocs,
 };

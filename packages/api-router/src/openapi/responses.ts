@@ -109,8 +109,8 @@ export function successResponses(
   const variant = { counted: traits.counted, replayable: traits.idempotent };
   const status = route.status ?? 200;
   const names = commonHeaders(traits);
-  // A Location names a record made; a 201 of something else (a link) has none.
-  if (status === 201 && traits.record) names.push('Location');
+  // A Location names what was made; a 201 of something not read by id (a link) has none.
+  if (traits.located) names.push('Location');
   if (traits.record) names.push('ETag');
   if (traits.list) names.push('Link');
   if (traits.idempotent) names.push('Idempotent-Replayed');
