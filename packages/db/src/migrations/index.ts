@@ -8,6 +8,7 @@ import * as loginThrottle from './2026-11-23T23-00-login-throttle';
 import * as housekeeping from './2026-11-23T23-10-housekeeping';
 import * as idempotencyAndBudgets from './2026-11-24T10-00-idempotency-and-budgets';
 import * as attemptWindowsAndPasswordResets from './2026-11-26T10-00-attempt-windows-and-password-resets';
+import * as auditEvents from './2026-11-27T11-00-audit-events';
 
 /**
  * A migration, and whether it is additive: it only adds (tables, nullable or defaulted columns,
@@ -34,4 +35,5 @@ export const migrations: Record<string, ReleaseMigration> = {
   '2026-11-23T23-10-housekeeping': housekeeping,
   '2026-11-24T10-00-idempotency-and-budgets': idempotencyAndBudgets,
   '2026-11-26T10-00-attempt-windows-and-password-resets': attemptWindowsAndPasswordResets,
+  '2026-11-27T11-00-audit-events': auditEvents,
 };
