@@ -1,4 +1,5 @@
 import { artistsRouter } from './modules/artists/artists.router';
+import { auditEventsRouter } from './modules/audit-events/audit-events.router';
 import { authRouter } from './modules/auth/auth.router';
 import { genresRouter } from './modules/genres/genres.router';
 import { playlistsRouter } from './modules/playlists/playlists.router';
@@ -13,6 +14,7 @@ export const appRouter = router({
   songs: songsRouter,
   genres: genresRouter,
   playlists: playlistsRouter,
+  auditEvents: auditEventsRouter,
 });
 
 export type AppRouter = typeof appRouter;

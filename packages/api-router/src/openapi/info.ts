@@ -41,6 +41,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   genres: 'The genres in use across the catalogue, with their song counts (read-only).',
   playlists:
     'Ordered lists of songs owned by a user: private by default, readable by every signed-in user when public.',
+  audit:
+    'The audit trail (admins): who wrote what, when, from where, with each changed field before and after. Events are kept AUDIT_RETENTION_DAYS days (a year by default).',
   operations:
     'Health checks for load balancers and supervisors, and this document. Public, and not under a request budget.',
 };

@@ -1,3 +1,4 @@
+import { auditDocs } from './operations/audit';
 import { authAndUserDocs } from './operations/auth-users';
 import { catalogueDocs } from './operations/catalogue';
 import { playlistDocs } from './operations/playlists';
@@ -9,6 +10,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   ...authAndUserDocs,
   ...catalogueDocs,
   ...playlistDocs,
+  ...auditDocs,
 };
 
 const pascal = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
