@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../testing/index';
+import { ageAuditEvents, createTestDatabase, type TestDatabase } from '../../testing/index';
 import { uuidv7 } from '../ids';
 import { insertAuditEvent, listAuditEvents, removeOldAuditEvents } from './audit-events';
 import { removeExpired } from './housekeeping';
@@ -24,10 +24,7 @@ async function record(targetId: string, action = 'song.updated'): Promise<string
   return id;
 }
 
-const ageDays = (ids: string[], days: number) =>
-  sql`update audit_events set at = now() - make_interval(days => ${days}) where id = any(${ids}::uuid[])`.execute(
-    database.db,
-  );
+const ageDays = (ids: string[], days: number) => ageAuditEvents(database.db, ids, days * 86_400);
 
 const left = async (targetId: string) =>
   (await listAuditEvents(database.db, { targetId, limit: 100 })).map((row) => row.id).sort();
