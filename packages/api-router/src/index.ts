@@ -30,6 +30,7 @@ export {
   appErrorOf,
   createCallerFactory,
   type HttpMethod,
+  isInputFailure,
   type Meta,
   type RouteMeta,
   refusesCaller,
