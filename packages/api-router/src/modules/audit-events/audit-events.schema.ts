@@ -29,11 +29,11 @@ export const auditEventSchema = z
     target: z.object({ type: z.enum(AUDIT_TARGET_TYPES), id: z.uuid() }).meta({
       description: 'The record written',
     }),
-    changes: z.record(z.string(), changeSchema).meta({
+    changes: z.record(z.string().max(100), changeSchema).meta({
       description: 'Each changed field with its values before and after; a password only as `changed`',
     }),
-    requestId: z.string().meta({ description: 'The request’s `X-Request-Id`' }),
-    address: z.string().meta({ description: 'The client’s network address' }),
+    requestId: z.string().max(128).meta({ description: 'The request’s `X-Request-Id`' }),
+    address: z.string().max(255).meta({ description: 'The client’s network address' }),
   })
   .meta({ id: 'AuditEvent' });
 
@@ -42,7 +42,7 @@ export type AuditEvent = z.infer<typeof auditEventSchema>;
 export const auditEventPageSchema = z
   .object({
     data: z.array(auditEventSchema).max(100),
-    nextCursor: z.string().nullable().meta({
+    nextCursor: z.string().max(200).nullable().meta({
       description: 'Pass as `cursor` for the next (older) page; null on the last page',
     }),
   })
