@@ -157,6 +157,7 @@ export async function startServer(env: Env, injected?: { database?: Database }):
           periodSeconds: env.HOUSEKEEPING_INTERVAL_SECONDS,
           batchSize: env.HOUSEKEEPING_BATCH_SIZE,
           throttleWindowSeconds: deps.settings.loginWindowSeconds,
+          auditRetentionDays: env.AUDIT_RETENTION_DAYS,
         });
 
   let closing: Promise<void> | undefined;

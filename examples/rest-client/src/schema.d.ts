@@ -548,6 +548,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/audit-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit trail: every write, newest first (admin only)
+         * @description Filters combine: `targetType` and `targetId` (the record written), `actorId` (the user who wrote), `action`, `since` (inclusive) and `until` (exclusive). A page holds `limit` events (1 to 100, default 20); follow `nextCursor` until it is null. `changes` holds each changed field as `{ "before", "after" }` (a creation from null, a deletion to null; a song linked to or unlinked from an artist, or added to or removed from a playlist, as `songId`); a password appears only as the string `"changed"`. An update that changes only the role is `user.role_changed`, only the password `user.password_changed`; a playlist replace that only reorders its songs is `playlist.songs_reordered`. `actor.userId` is null for an anonymous sign-up; a password reset confirmed with a mailed link names the account’s own user. Events are removed after AUDIT_RETENTION_DAYS days (365 by default).
+         *
+         *     One event per committed write, recorded in the write’s own transaction: a refused or failed write, or one that changed nothing, records none. Actions: `user.created`, `user.updated`, `user.role_changed`, `user.password_changed`, `user.password_reset`, `user.reset_link_created`, `user.deleted`, `artist.created`, `artist.updated`, `artist.deleted`, `artist.song_linked`, `artist.song_unlinked`, `song.created`, `song.updated`, `song.deleted`, `playlist.created`, `playlist.updated`, `playlist.songs_reordered`, `playlist.song_added`, `playlist.song_removed`, `playlist.deleted`. Paged by `cursor` (the previous page’s `nextCursor`), not by page number.
+         */
+        get: operations["auditEvents-list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -801,6 +823,49 @@ export interface components {
              */
             updatedAt: string;
         };
+        AuditEventPage: {
+            data: components["schemas"]["AuditEvent"][];
+            /** @description Pass as `cursor` for the next (older) page; null on the last page */
+            nextCursor: string | null;
+        };
+        AuditEvent: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the write committed, on the database’s clock
+             * @example 2026-11-22T12:00:00Z
+             */
+            at: string;
+            /** @description Who made the write */
+            actor: {
+                /** @description The user who wrote; null for an anonymous sign-up */
+                userId: string | null;
+                /** @description The API key the request was made with, if any */
+                apiKeyId: string | null;
+            };
+            /** @enum {string} */
+            action: "user.created" | "user.updated" | "user.role_changed" | "user.password_changed" | "user.password_reset" | "user.reset_link_created" | "user.deleted" | "artist.created" | "artist.updated" | "artist.deleted" | "artist.song_linked" | "artist.song_unlinked" | "song.created" | "song.updated" | "song.deleted" | "playlist.created" | "playlist.updated" | "playlist.songs_reordered" | "playlist.song_added" | "playlist.song_removed" | "playlist.deleted";
+            /** @description The record written */
+            target: {
+                /** @enum {string} */
+                type: "user" | "artist" | "song" | "playlist";
+                /** Format: uuid */
+                id: string;
+            };
+            /** @description Each changed field with its values before and after; a password only as `changed` */
+            changes: {
+                [key: string]: components["schemas"]["AuditChange"];
+            };
+            /** @description The request’s `X-Request-Id` */
+            requestId: string;
+            /** @description The client’s network address */
+            address: string;
+        };
+        AuditChange: {
+            before: unknown;
+            after: unknown;
+        } | "changed";
         LoginRequest: {
             /**
              * Format: email
@@ -3730,6 +3795,99 @@ export interface operations {
             /** @description No such playlist, or the song is not in it */
             404: components["responses"]["NotFound"];
             412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "auditEvents-list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only events about this kind of record: `user`, `artist`, `song`, `playlist`
+                 * @example song
+                 */
+                targetType?: string;
+                /**
+                 * @description Only events about this record (its id)
+                 * @example 01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03
+                 */
+                targetId?: string;
+                /** @description Only events of writes by this user (their id) */
+                actorId?: string;
+                /**
+                 * @description Only events of this action: `user.created`, `user.updated`, `user.role_changed`, `user.password_changed`, `user.password_reset`, `user.reset_link_created`, `user.deleted`, `artist.created`, `artist.updated`, `artist.deleted`, `artist.song_linked`, `artist.song_unlinked`, `song.created`, `song.updated`, `song.deleted`, `playlist.created`, `playlist.updated`, `playlist.songs_reordered`, `playlist.song_added`, `playlist.song_removed`, `playlist.deleted`
+                 * @example song.updated
+                 */
+                action?: string;
+                /** @description Only events at or after this ISO 8601 date-time */
+                since?: string;
+                /** @description Only events before this ISO 8601 date-time */
+                until?: string;
+                /** @description The `nextCursor` of the page before; omitted: the newest events */
+                cursor?: string;
+                /**
+                 * @description Items per page, 1 to 100
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01970a3e-9b64-7e3b-8c8d-7a5f4e3d2c1b",
+                     *           "at": "2026-11-22T12:00:00Z",
+                     *           "actor": {
+                     *             "userId": "01970a3e-5c1d-7b2a-8f3e-2d4c6b8a9e01",
+                     *             "apiKeyId": null
+                     *           },
+                     *           "action": "song.updated",
+                     *           "target": {
+                     *             "type": "song",
+                     *             "id": "01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03"
+                     *           },
+                     *           "changes": {
+                     *             "title": {
+                     *               "before": "Blue in Green",
+                     *               "after": "Blue in Green (take 2)"
+                     *             }
+                     *           },
+                     *           "requestId": "5f0c6f1e-2a4b-4c1d-9e8f-0a1b2c3d4e5f",
+                     *           "address": "203.0.113.7"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuditEventPage"];
+                };
+            };
+            /** @description Malformed request: a query parameter is malformed or out of range (`page=0`, `limit=101`); `If-None-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The caller is not an admin */
+            403: components["responses"]["Forbidden"];
+            /** @description An unknown `targetType` or `action`, a `since` or `until` that is not an ISO 8601 date-time, or a `cursor` this list did not give out (`field` names the parameter) */
+            422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];

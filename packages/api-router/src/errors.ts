@@ -61,12 +61,16 @@ export function errorHeaders(error: AppError): Record<string, string> {
 export function validationError(
   errors: FieldError[],
   message = 'The request body failed validation',
+  cause?: unknown,
 ): AppError {
   // An unknown key is echoed as its field; a client's 10,000-character key is cut short.
   const bounded = errors
     .slice(0, MAX_FIELD_ERRORS)
     .map((e) => (e.field.length > 200 ? { ...e, field: `${e.field.slice(0, 199)}…` } : e));
-  return new AppError('VALIDATION_FAILED', message, { errors: bounded });
+  return new AppError('VALIDATION_FAILED', message, {
+    errors: bounded,
+    ...(cause === undefined ? {} : { cause }),
+  });
 }
 
 /** Zod issues as the contract's `errors[]`; an unknown key is reported under its own name. */

@@ -31,6 +31,7 @@ export {
   appErrorOf,
   createCallerFactory,
   type HttpMethod,
+  isInputFailure,
   type Meta,
   type RouteMeta,
   refusesCaller,

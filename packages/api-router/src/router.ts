@@ -1,5 +1,6 @@
 import { apiKeysRouter } from './modules/api-keys/api-keys.router';
 import { artistsRouter } from './modules/artists/artists.router';
+import { auditEventsRouter } from './modules/audit-events/audit-events.router';
 import { authRouter } from './modules/auth/auth.router';
 import { genresRouter } from './modules/genres/genres.router';
 import { playlistsRouter } from './modules/playlists/playlists.router';
@@ -15,6 +16,7 @@ export const appRouter = router({
   songs: songsRouter,
   genres: genresRouter,
   playlists: playlistsRouter,
+  auditEvents: auditEventsRouter,
 });
 
 export type AppRouter = typeof appRouter;

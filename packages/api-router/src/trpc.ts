@@ -95,13 +95,23 @@ export function appErrorOf(error: unknown): { error: AppError; isInternal: boole
   const { cause } = error;
   if (cause instanceof AppError) return { error: cause, isInternal: false };
   if (error.code === 'BAD_REQUEST' && isZodError(cause)) {
-    return { error: validationError(issuesToFieldErrors(cause.issues)), isInternal: false };
+    return { error: validationError(issuesToFieldErrors(cause.issues), undefined, cause), isInternal: false };
   }
   if (error.code !== 'INTERNAL_SERVER_ERROR') {
     const code = FROM_TRPC[error.code] ?? 'BAD_REQUEST';
     return { error: new AppError(code, error.message, { cause: error }), isInternal: false };
   }
   return toAppError(cause ?? error);
+}
+
+/**
+ * True when a call failed its input schema (not a check the service made itself): on `/v1` a
+ * query string's such failure is a 400, while a service's own 422 on a query parameter (a list's
+ * cursor it cannot read) stays a 422.
+ */
+export function isInputFailure(error: unknown): boolean {
+  const { error: app } = appErrorOf(error);
+  return app.code === 'VALIDATION_FAILED' && isZodError(app.cause);
 }
 
 /** The error as tRPC carries it: its code follows ours, the AppError rides along as the cause. */

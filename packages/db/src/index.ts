@@ -15,6 +15,7 @@ export * as apiKeys from './repositories/api-keys';
 export * from './repositories/artists';
 export * as artists from './repositories/artists';
 export * as attemptWindows from './repositories/attempt-windows';
+export * as auditEvents from './repositories/audit-events';
 export * from './repositories/genres';
 export * as genres from './repositories/genres';
 export * from './repositories/housekeeping';

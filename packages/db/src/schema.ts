@@ -187,6 +187,26 @@ export interface CatalogueVersionTable {
   version: string;
 }
 
+/** A field's value before and after a write, or `changed` for a password (never its value). */
+export type AuditChange = { before: unknown; after: unknown } | 'changed';
+
+/** One write the API made, recorded in the write's own transaction (see its migration). */
+export interface AuditEventsTable {
+  id: string;
+  /** The database's clock, in whole milliseconds. */
+  at: ColumnType<Date, Date | string | undefined, never>;
+  actor_user_id: string | null;
+  actor_api_key_id: string | null;
+  /** `<type>.<verb>`: `song.created`, `user.role_changed`... */
+  action: string;
+  target_type: string;
+  target_id: string;
+  /** jsonb: field -> change; written as JSON text. */
+  changes: ColumnType<Record<string, AuditChange>, string, never>;
+  request_id: string;
+  address: string;
+}
+
 export interface Database {
   catalogue_version: CatalogueVersionTable;
   row_counts: RowCountsTable;
@@ -207,6 +227,7 @@ export interface Database {
   song_artists: SongArtistsTable;
   playlists: PlaylistsTable;
   playlist_songs: PlaylistSongsTable;
+  audit_events: AuditEventsTable;
 }
 
 /** The database handle every repository takes first (a transaction is one too). */
@@ -221,3 +242,4 @@ export type ArtistRow = Selectable<ArtistsTable>;
 /** A song's own columns, as every song read returns them (`search_text` is for search only). */
 export type SongRow = Omit<Selectable<SongsTable>, 'search_text'>;
 export type PlaylistRow = Selectable<PlaylistsTable>;
+export type AuditEventRow = Selectable<AuditEventsTable>;

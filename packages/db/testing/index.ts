@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { createDatabase, type Database } from '../src/client';
 import { uuidv7 } from '../src/ids';
 import type { NewSong } from '../src/repositories/songs';
@@ -83,4 +84,10 @@ export async function backdate(
   id: string,
 ): Promise<void> {
   await db.updateTable(table).set({ updated_at: LONG_AGO }).where('id', '=', id).execute();
+}
+
+/** Moves audit events `seconds` into the past (events are never updated otherwise). */
+export async function ageAuditEvents(db: Db, ids: readonly string[], seconds: number): Promise<void> {
+  await sql`update audit_events set at = at - make_interval(secs => ${seconds})
+    where id = any(${[...ids]}::uuid[])`.execute(db);
 }

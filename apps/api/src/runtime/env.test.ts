@@ -74,4 +74,14 @@ describe('configuration', () => {
       );
     }
   });
+
+  it('keeps audit events AUDIT_RETENTION_DAYS days: a positive whole number, a year by default', () => {
+    expect(load({}).AUDIT_RETENTION_DAYS).toBe(365);
+    expect(load({ AUDIT_RETENTION_DAYS: ' 30 ' }).AUDIT_RETENTION_DAYS).toBe(30);
+    for (const bad of ['', ' ', '0', '-1', '1.5', 'ten', '36501']) {
+      expect(() => load({ AUDIT_RETENTION_DAYS: bad }), bad).toThrow(
+        /^Invalid configuration: AUDIT_RETENTION_DAYS: must be a whole number of days, from 1 to 36500$/,
+      );
+    }
+  });
 });

@@ -77,6 +77,13 @@ const schema = z.object({
   HOUSEKEEPING_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
   /** At most this many rows removed per table per clean-up run. */
   HOUSEKEEPING_BATCH_SIZE: z.coerce.number().int().min(1).max(1_000_000).default(5_000),
+  /** Audit events older than this many days are removed by the clean-up. */
+  AUDIT_RETENTION_DAYS: z
+    .string()
+    .regex(/^\s*[1-9]\d{0,4}\s*$/, 'must be a whole number of days, from 1 to 36500')
+    .transform(Number)
+    .pipe(z.number().max(36_500, 'must be a whole number of days, from 1 to 36500'))
+    .default(365),
   /** Seed the demo catalogue into an empty database at start-up (`pnpm dev` sets it). */
   SEED_DEMO_DATA: flag('false'),
 });

@@ -12,11 +12,13 @@ export interface HousekeepingOptions {
   batchSize: number;
   /** The login throttle's window: a window older than this has ended. */
   throttleWindowSeconds: number;
+  /** Audit events older than this many days are removed. */
+  auditRetentionDays: number;
 }
 
 /**
  * The service cleans up after itself: sessions that expired or were revoked, refresh tokens
- * past their expiry and ended throttle windows (see removeExpired). Every instance offers to run
+ * past their expiry, ended throttle windows, audit events past their retention (see removeExpired). Every instance offers to run
  * the clean-up once per period, at a random point of it so instances started together do not
  * ask at once; the database lets exactly one run it per period (claimHousekeeping), whatever
  * the number of instances. A run that hit its bound asks for the next one soon, so a backlog
@@ -33,6 +35,7 @@ export function startHousekeeping(options: HousekeepingOptions): { stop(): Promi
     const removed = await removeExpired(db, {
       limit: options.batchSize,
       throttleWindowSeconds: options.throttleWindowSeconds,
+      auditRetentionDays: options.auditRetentionDays,
     });
     const counts = Object.values(removed);
     const total = counts.reduce((sum, n) => sum + n, 0);

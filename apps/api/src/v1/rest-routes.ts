@@ -1,4 +1,11 @@
-import { AppError, appErrorOf, type Operation, operations, type RouteMeta } from '@music/api-router';
+import {
+  AppError,
+  appErrorOf,
+  isInputFailure,
+  type Operation,
+  operations,
+  type RouteMeta,
+} from '@music/api-router';
 import { fail } from '../http/http';
 
 /**
@@ -153,11 +160,12 @@ export function inputReader(
 }
 
 /**
- * Validation of a GET/DELETE input concerns its query string: that is a 400, not a 422. Any
- * other failure is handed on as it was thrown, for the one error path to answer.
+ * Validation of a GET/DELETE input against its schema concerns its query string: that is a 400,
+ * not a 422. Any other failure is handed on as it was thrown, for the one error path to answer,
+ * a service's own 422 included (a query value it checks itself, as the audit list's cursor).
  */
 export function queryAware(error: unknown, method: string): unknown {
-  if (BODY_METHODS.has(method)) return error;
+  if (BODY_METHODS.has(method) || !isInputFailure(error)) return error;
   const { error: app } = appErrorOf(error);
   if (app.code !== 'VALIDATION_FAILED') return error;
   const detail = (app.errors ?? []).map((e) => `${e.field}: ${e.message}`).join('; ');

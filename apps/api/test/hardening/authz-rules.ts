@@ -179,6 +179,12 @@ export const ACCOUNT_ROWS: Record<string, Entry> = {
   'auth.me': { targets: { self: { input: same({}), expect: anyone } } },
 
   'users.list': { targets: { all: { input: same({}), expect: adminOnly } } },
+  'auditEvents.list': {
+    targets: {
+      all: { input: same({}), expect: adminOnly },
+      'by actor': { input: async (_db, w) => ({ actorId: w.actors.user.user.id }), expect: adminOnly },
+    },
+  },
   'users.profiles': {
     targets: {
       all: { input: same({}), expect: anyone },

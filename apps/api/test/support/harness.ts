@@ -35,6 +35,7 @@ export function testEnv(overrides: Partial<Env> = {}): Env {
     // Off: a clean-up at a random moment would change rows under the tests' feet.
     HOUSEKEEPING_INTERVAL_SECONDS: 0,
     HOUSEKEEPING_BATCH_SIZE: 5_000,
+    AUDIT_RETENTION_DAYS: 365,
     // Off: every suite signs up and signs in from one address, far over the anonymous budget's
     // default; budgets.test.ts turns them on.
     RATE_LIMIT_PER_MINUTE: 0,

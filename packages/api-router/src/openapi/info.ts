@@ -43,6 +43,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
     'Ordered lists of songs owned by a user: private by default, readable by every signed-in user when public.',
   'api-keys':
     'Credentials for programs: a key acts as its owner within the scopes it was given (see the `apiKeyAuth` scheme). Made, listed and revoked by a signed-in session only; the token is shown once and stored only as a hash.',
+  audit:
+    'The audit trail (admins): who wrote what, when, from where, with each changed field before and after. Events are kept AUDIT_RETENTION_DAYS days (a year by default).',
   operations:
     'Health checks for load balancers and supervisors, and this document. Public, and not under a request budget.',
 };

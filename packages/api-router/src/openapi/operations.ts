@@ -1,4 +1,5 @@
 import { apiKeyDocs } from './operations/api-keys';
+import { auditDocs } from './operations/audit';
 import { authAndUserDocs } from './operations/auth-users';
 import { catalogueDocs } from './operations/catalogue';
 import { playlistDocs } from './operations/playlists';
@@ -11,6 +12,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   ...apiKeyDocs,
   ...catalogueDocs,
   ...playlistDocs,
+  ...auditDocs,
 };
 
 const pascal = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);

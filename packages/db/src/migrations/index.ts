@@ -9,6 +9,7 @@ import * as housekeeping from './2026-11-23T23-10-housekeeping';
 import * as idempotencyAndBudgets from './2026-11-24T10-00-idempotency-and-budgets';
 import * as attemptWindowsAndPasswordResets from './2026-11-26T10-00-attempt-windows-and-password-resets';
 import * as apiKeys from './2026-11-27T10-00-api-keys';
+import * as auditEvents from './2026-11-27T11-00-audit-events';
 
 /**
  * A migration, and whether it is additive: it only adds (tables, nullable or defaulted columns,
@@ -36,4 +37,5 @@ export const migrations: Record<string, ReleaseMigration> = {
   '2026-11-24T10-00-idempotency-and-budgets': idempotencyAndBudgets,
   '2026-11-26T10-00-attempt-windows-and-password-resets': attemptWindowsAndPasswordResets,
   '2026-11-27T10-00-api-keys': apiKeys,
+  '2026-11-27T11-00-audit-events': auditEvents,
 };

@@ -1,6 +1,7 @@
 import { type Expression, sql } from 'kysely';
 import type { Db } from '../schema';
 import { type Statement, secondsAgo, secondsFromNow, statement } from '../sql';
+import { AUDIT_RETENTION_DAYS, removeOldAuditEvents } from './audit-events';
 import { IDEMPOTENCY_TTL_SECONDS } from './idempotency';
 
 /**
@@ -63,6 +64,7 @@ export interface Removed {
   budgetWindows: number;
   attemptWindows: number;
   passwordResets: number;
+  auditEvents: number;
 }
 
 /**
@@ -75,11 +77,12 @@ export interface Removed {
  * - throttle windows that ended, and failures recorded by the release before the throttle table;
  * - Idempotency-Key records past their 24 hours, and request-budget windows that ended;
  * - sign-up and reset-request windows that ended, and password reset tokens past their expiry
- *   (used or not: a spent one is refused as an unknown one is).
+ *   (used or not: a spent one is refused as an unknown one is);
+ * - audit events older than `auditRetentionDays` (default AUDIT_RETENTION_DAYS).
  */
 export async function removeExpired(
   db: Db,
-  args: { limit: number; throttleWindowSeconds: number },
+  args: { limit: number; throttleWindowSeconds: number; auditRetentionDays?: number | undefined },
 ): Promise<Removed> {
   const sessions = await deleted(db, removeSessions, args);
   const refreshTokens = await deleted(db, removeRefreshTokens, args);
@@ -89,6 +92,10 @@ export async function removeExpired(
   const budgetWindows = await deleted(db, removeBudgetWindows, args);
   const attemptWindows = await deleted(db, removeAttemptWindows, args);
   const passwordResets = await deleted(db, removePasswordResets, args);
+  const auditEvents = await removeOldAuditEvents(db, {
+    retentionDays: args.auditRetentionDays ?? AUDIT_RETENTION_DAYS,
+    limit: args.limit,
+  });
   return {
     sessions,
     refreshTokens,
@@ -98,6 +105,7 @@ export async function removeExpired(
     budgetWindows,
     attemptWindows,
     passwordResets,
+    auditEvents,
   };
 }
 

@@ -1,4 +1,5 @@
 import { type ArtistRow, artists, type Db, songs, users, uuidv7 } from '@music/db';
+import { AUDITED_FIELDS, changesOf, recordAudit } from '../../audit';
 import type { Actor, Context } from '../../context';
 import { AppError, validationError } from '../../errors';
 import { type AuthedContext, assertPrecondition, isAdmin, loadOr404, page, sortOrder } from '../../kernel';
@@ -84,13 +85,22 @@ export function listArtists(ctx: AuthedContext, input: ListArtistsInput) {
 export async function createArtist(ctx: AuthedContext, input: CreateArtistInput): Promise<Artist> {
   if (!isAdmin(ctx.actor)) throw new AppError('FORBIDDEN', 'Only admins may create artists');
   const userId = await resolveLink(ctx, ctx.db, undefined, input.userId, null);
-  const row = await artists.insertArtist(ctx.db, {
-    id: uuidv7(),
-    name: input.name,
-    bio: input.bio ?? null,
-    user_id: userId,
+  return ctx.db.transaction().execute(async (trx) => {
+    const artist = toArtist(
+      await artists.insertArtist(trx, {
+        id: uuidv7(),
+        name: input.name,
+        bio: input.bio ?? null,
+        user_id: userId,
+      }),
+    );
+    await recordAudit(trx, ctx, {
+      action: 'artist.created',
+      target: { type: 'artist', id: artist.id },
+      changes: changesOf(null, artist, AUDITED_FIELDS.artist),
+    });
+    return artist;
   });
-  return toArtist(row);
 }
 
 export async function getArtist(ctx: AuthedContext, artistId: string): Promise<Artist> {
@@ -143,6 +153,11 @@ function writeArtist(
     if (Object.keys(patch).length === 0) return toArtist(artist);
     const row = await artists.updateArtist(trx, artist.id, patch);
     if (!row) throw new AppError('NOT_FOUND', 'Artist not found');
+    await recordAudit(trx, ctx, {
+      action: 'artist.updated',
+      target: { type: 'artist', id: artist.id },
+      changes: changesOf(toArtist(artist), toArtist(row), AUDITED_FIELDS.artist),
+    });
     return toArtist(row);
   });
 }
@@ -154,6 +169,11 @@ export async function deleteArtist(ctx: AuthedContext, artistId: string): Promis
     if (!isAdmin(ctx.actor)) throw new AppError('FORBIDDEN', 'Only admins may delete artists');
     assertPrecondition(ctx, artistSchema, toArtist(artist));
     if (!(await artists.deleteArtist(trx, artist.id))) throw new AppError('NOT_FOUND', 'Artist not found');
+    await recordAudit(trx, ctx, {
+      action: 'artist.deleted',
+      target: { type: 'artist', id: artist.id },
+      changes: changesOf(toArtist(artist), null, AUDITED_FIELDS.artist),
+    });
   });
 }
 
@@ -176,7 +196,13 @@ export async function linkSong(ctx: AuthedContext, input: ArtistSongInput): Prom
     const song = await lockSongOr404(trx, input.songId);
     assertManages(ctx.actor, artist);
     await assertMaySongWrite(ctx, trx, song);
-    await songs.linkSongArtist(trx, { songId: song.id, artistId: artist.id });
+    if (await songs.linkSongArtist(trx, { songId: song.id, artistId: artist.id })) {
+      await recordAudit(trx, ctx, {
+        action: 'artist.song_linked',
+        target: { type: 'artist', id: artist.id },
+        changes: { songId: { before: null, after: song.id } },
+      });
+    }
   });
 }
 
@@ -189,5 +215,10 @@ export async function unlinkSong(ctx: AuthedContext, input: ArtistSongInput): Pr
     if (!(await songs.unlinkSongArtist(trx, { songId: input.songId, artistId: artist.id }))) {
       throw new AppError('NOT_FOUND', 'The song is not linked to this artist');
     }
+    await recordAudit(trx, ctx, {
+      action: 'artist.song_unlinked',
+      target: { type: 'artist', id: artist.id },
+      changes: { songId: { before: input.songId, after: null } },
+    });
   });
 }

@@ -1,5 +1,6 @@
 import { generateRefreshToken, hashPassword, hashToken } from '@music/auth';
 import { loginThrottle, passwordResets, sessions, users } from '@music/db';
+import { PASSWORD_CHANGED, recordAudit } from '../../audit';
 import type { Context } from '../../context';
 import { AppError, validationError } from '../../errors';
 import { type AuthedContext, assertWithinLimits, isAdmin, loadOr404 } from '../../kernel';
@@ -49,10 +50,14 @@ export async function createResetLink(ctx: AuthedContext, userId: string): Promi
   if (!isAdmin(ctx.actor)) throw new AppError('FORBIDDEN', 'Only an admin may make a password reset link');
   const user = await loadOr404(userId, (id) => users.findUserById(ctx.db, id), 'User');
   const token = generateRefreshToken();
-  const expiresAt = await passwordResets.createResetForUser(ctx.db, {
-    userId: user.id,
-    tokenHash: hashToken(token),
-    ttlSeconds: ctx.settings.passwordResetTtlSeconds,
+  const expiresAt = await ctx.db.transaction().execute(async (trx) => {
+    const expires = await passwordResets.createResetForUser(trx, {
+      userId: user.id,
+      tokenHash: hashToken(token),
+      ttlSeconds: ctx.settings.passwordResetTtlSeconds,
+    });
+    await recordAudit(trx, ctx, { action: 'user.reset_link_created', target: { type: 'user', id: user.id } });
+    return expires;
   });
   ctx.log.info('password reset link made', {
     userId: user.id,
@@ -82,6 +87,13 @@ export async function confirmPasswordReset(ctx: Context, input: ConfirmResetInpu
     const updated = await users.updateUser(trx, userId, { password_hash: passwordHash });
     if (!updated) throw unusableToken();
     await sessions.revokeOtherSessions(trx, { userId, keep: null, reason: 'password reset' });
+    // No caller signed in: the event names the account's user, whose mailbox proved the right.
+    await recordAudit(trx, ctx, {
+      action: 'user.password_reset',
+      target: { type: 'user', id: userId },
+      changes: { password: PASSWORD_CHANGED },
+      actorUserId: userId,
+    });
     return updated;
   });
   await loginThrottle.forgiveSignInAttempt(ctx.db, { email: user.email, address: ctx.clientAddress });

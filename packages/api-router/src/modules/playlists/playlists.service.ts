@@ -11,6 +11,7 @@ import {
   users,
   uuidv7,
 } from '@music/db';
+import { AUDITED_FIELDS, changesOf, recordAudit } from '../../audit';
 import type { Actor, Context } from '../../context';
 import { AppError, validationError } from '../../errors';
 import {
@@ -141,7 +142,13 @@ export async function createPlaylist(ctx: AuthedContext, input: CreatePlaylistIn
         is_public: input.isPublic ?? false,
       });
       await playlists.setPlaylistSongs(trx, row.id, songIds);
-      return playlists.findPlaylistById(trx, row.id);
+      const created = await playlists.findPlaylistById(trx, row.id);
+      await recordAudit(trx, ctx, {
+        action: 'playlist.created',
+        target: { type: 'playlist', id: row.id },
+        changes: changesOf(null, toPlaylist(created!), AUDITED_FIELDS.playlist),
+      });
+      return created;
     })
     .catch((error: unknown) => {
       throw songGone(error, 'songIds');
@@ -181,7 +188,14 @@ export async function replacePlaylist(ctx: AuthedContext, input: ReplacePlaylist
     if (!fieldsChanged && !songsChanged) return current;
     if (songsChanged) await playlists.setPlaylistSongs(trx, current.id, songIds);
     await playlists.updatePlaylist(trx, current.id, fieldsChanged ? fields : {});
-    return playlists.findPlaylistById(trx, current.id);
+    const after = await playlists.findPlaylistById(trx, current.id);
+    const reordered = !fieldsChanged && sameOrder([...songIds!].sort(), [...current.song_ids].sort());
+    await recordAudit(trx, ctx, {
+      action: reordered ? 'playlist.songs_reordered' : 'playlist.updated',
+      target: { type: 'playlist', id: current.id },
+      changes: changesOf(toPlaylist(current), toPlaylist(after!), AUDITED_FIELDS.playlist),
+    });
+    return after;
   }).catch((error: unknown) => {
     throw songGone(error, 'songIds');
   });
@@ -193,6 +207,11 @@ export async function deletePlaylist(ctx: AuthedContext, playlistId: string): Pr
   await withPlaylistLocked(ctx, playlistId, async (trx, current) => {
     assertPrecondition(ctx, playlistSchema, toPlaylist(current));
     await playlists.deletePlaylist(trx, current.id);
+    await recordAudit(trx, ctx, {
+      action: 'playlist.deleted',
+      target: { type: 'playlist', id: current.id },
+      changes: changesOf(toPlaylist(current), null, AUDITED_FIELDS.playlist),
+    });
   });
 }
 
@@ -222,6 +241,11 @@ export async function addSong(ctx: AuthedContext, input: AddPlaylistSongInput): 
       }
       await playlists.appendPlaylistSong(trx, { playlistId: current.id, songId });
       await playlists.updatePlaylist(trx, current.id, {});
+      await recordAudit(trx, ctx, {
+        action: 'playlist.song_added',
+        target: { type: 'playlist', id: current.id },
+        changes: { songId: { before: null, after: songId } },
+      });
     });
   } catch (error) {
     if (isUniqueViolation(error, 'playlist_songs_pkey')) throw alreadyThere();
@@ -241,5 +265,10 @@ export async function removeSong(ctx: AuthedContext, input: PlaylistSongInput): 
     assertPrecondition(ctx, playlistSchema, toPlaylist(current));
     await playlists.removePlaylistSong(trx, { playlistId: current.id, songId: input.songId });
     await playlists.updatePlaylist(trx, current.id, {});
+    await recordAudit(trx, ctx, {
+      action: 'playlist.song_removed',
+      target: { type: 'playlist', id: current.id },
+      changes: { songId: { before: input.songId, after: null } },
+    });
   });
 }

@@ -1,4 +1,5 @@
 import { artists, type Db, songs, uuidv7 } from '@music/db';
+import { AUDITED_FIELDS, changesOf, recordAudit } from '../../audit';
 import type { Context } from '../../context';
 import { AppError } from '../../errors';
 import {
@@ -134,7 +135,13 @@ export async function createSong(ctx: AuthedContext, input: CreateSongInput): Pr
       release_year: input.releaseYear ?? null,
     });
     await songs.setSongArtists(trx, row.id, artistIds);
-    return songs.findSongById(trx, row.id);
+    const created = await songs.findSongById(trx, row.id);
+    await recordAudit(trx, ctx, {
+      action: 'song.created',
+      target: { type: 'song', id: row.id },
+      changes: changesOf(null, toSong(created!), AUDITED_FIELDS.song),
+    });
+    return created;
   });
   return toSong(song!);
 }
@@ -208,7 +215,15 @@ export async function patchSong(ctx: AuthedContext, input: PatchSongInput): Prom
     // Also when only the artists change: the song's updatedAt moves with its artistIds.
     await songs.updateSong(trx, song.id, patch);
     if (newArtists) await songs.setSongArtists(trx, song.id, newArtists);
-    return songs.findSongById(trx, song.id);
+    const after = await songs.findSongById(trx, song.id);
+    if (after) {
+      await recordAudit(trx, ctx, {
+        action: 'song.updated',
+        target: { type: 'song', id: song.id },
+        changes: changesOf(toSong(song), toSong(after), AUDITED_FIELDS.song),
+      });
+    }
+    return after;
   });
   if (!updated) throw new AppError('NOT_FOUND', 'Song not found');
   return toSong(updated);
@@ -221,5 +236,10 @@ export async function deleteSong(ctx: AuthedContext, songId: string): Promise<vo
     await assertMaySongWrite(ctx, trx, song);
     assertPrecondition(ctx, songSchema, toSong(song));
     if (!(await songs.deleteSong(trx, song.id))) throw new AppError('NOT_FOUND', 'Song not found');
+    await recordAudit(trx, ctx, {
+      action: 'song.deleted',
+      target: { type: 'song', id: song.id },
+      changes: changesOf(toSong(song), null, AUDITED_FIELDS.song),
+    });
   });
 }

@@ -9,6 +9,7 @@ import {
   users,
   uuidv7,
 } from '@music/db';
+import { AUDITED_FIELDS, changesOf, PASSWORD_CHANGED, recordAudit } from '../../audit';
 import type { Actor, Context } from '../../context';
 import { AppError, validationError } from '../../errors';
 import {
@@ -24,6 +25,7 @@ import { idList } from '../../schemas';
 import { proveOwnPassword } from '../auth/auth.service';
 import { welcomeMail } from '../auth/mails';
 import { keyCredentialsError, keyKeepsPassword } from './key-credentials';
+import { auditUserWrite } from './users.audit';
 import {
   type CreateUserInput,
   type ListProfilesInput,
@@ -107,12 +109,20 @@ export async function createUser(ctx: Context, input: CreateUserInput): Promise<
   }
   const passwordHash = await hashPassword(input.password);
   try {
-    const row = await users.insertUser(ctx.db, {
-      id: uuidv7(),
-      username: input.username,
-      email: input.email,
-      password_hash: passwordHash,
-      role,
+    const row = await ctx.db.transaction().execute(async (trx) => {
+      const inserted = await users.insertUser(trx, {
+        id: uuidv7(),
+        username: input.username,
+        email: input.email,
+        password_hash: passwordHash,
+        role,
+      });
+      await recordAudit(trx, ctx, {
+        action: 'user.created',
+        target: { type: 'user', id: inserted.id },
+        changes: { ...changesOf(null, toUser(inserted), AUDITED_FIELDS.user), password: PASSWORD_CHANGED },
+      });
+      return inserted;
     });
     if (!ctx.actor) ctx.mailer.post(welcomeMail(ctx, row));
     return toUser(row);
@@ -284,6 +294,7 @@ async function writeUser(
       role,
       ...(passwordHash === undefined ? {} : { password_hash: passwordHash }),
     });
+    await auditUserWrite(trx, ctx, row, user, passwordHash !== undefined);
     if (passwordHash !== undefined) {
       await sessions.revokeOtherSessions(trx, {
         userId: row.id,
@@ -313,7 +324,9 @@ export async function setRole(ctx: AuthedContext, input: SetRoleInput): Promise<
   return withUserLocked(ctx, input.userId, async (trx, row, admins) => {
     assertPrecondition(ctx, userSchema, toUser(row));
     assertKeepsAnAdmin(row, input.role, admins);
-    return applyChanges(trx, row, { role: input.role });
+    const user = await applyChanges(trx, row, { role: input.role });
+    await auditUserWrite(trx, ctx, row, user, false);
+    return user;
   });
 }
 
@@ -327,5 +340,10 @@ export async function deleteUser(ctx: AuthedContext, userId: string): Promise<vo
     assertPrecondition(ctx, userSchema, toUser(row));
     assertKeepsAnAdmin(row, null, admins);
     if (!(await users.deleteUser(trx, row.id))) throw notFound();
+    await recordAudit(trx, ctx, {
+      action: 'user.deleted',
+      target: { type: 'user', id: row.id },
+      changes: changesOf(toUser(row), null, AUDITED_FIELDS.user),
+    });
   });
 }

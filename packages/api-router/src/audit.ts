@@ -1,0 +1,109 @@
+import { type AuditChange, auditEvents, type Db, uuidv7 } from '@music/db';
+import type { Context } from './context';
+
+/**
+ * The audit trail: every write records one event, in its own transaction (`trx`), so the event
+ * exists exactly when the write committed. A write that changes nothing records nothing: the
+ * services call `recordAudit` only where they write.
+ */
+
+/** What a record is, as an event's `target.type`. */
+export const AUDIT_TARGET_TYPES = ['user', 'artist', 'song', 'playlist'] as const;
+export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
+
+/**
+ * Every action an event may name, `<target type>.<verb>`. Where one operation may change several
+ * things, the event names the narrowest action that covers every change it made: a user update
+ * that changes only the role is `user.role_changed`, only the password `user.password_changed`,
+ * anything else `user.updated`; a playlist replace that only reorders its songs is
+ * `playlist.songs_reordered`, anything else `playlist.updated`.
+ */
+export const AUDIT_ACTIONS = [
+  'user.created',
+  'user.updated',
+  'user.role_changed',
+  'user.password_changed',
+  'user.password_reset',
+  'user.reset_link_created',
+  'user.deleted',
+  'artist.created',
+  'artist.updated',
+  'artist.deleted',
+  'artist.song_linked',
+  'artist.song_unlinked',
+  'song.created',
+  'song.updated',
+  'song.deleted',
+  'playlist.created',
+  'playlist.updated',
+  'playlist.songs_reordered',
+  'playlist.song_added',
+  'playlist.song_removed',
+  'playlist.deleted',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** A field's change: its value before and after, or `changed` for a password (never its value). */
+export type AuditChanges = Record<string, AuditChange>;
+
+/** The fields of each record an event's `changes` names (as the API shows them; no timestamps). */
+export const AUDITED_FIELDS = {
+  user: ['username', 'email', 'role'],
+  artist: ['name', 'bio', 'userId'],
+  song: ['title', 'album', 'genre', 'duration', 'releaseYear', 'artistIds'],
+  playlist: ['userId', 'name', 'description', 'isPublic', 'songIds'],
+} as const;
+
+/** How a password's change is recorded. */
+export const PASSWORD_CHANGED = 'changed' as const;
+
+const same = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * The `fields` whose values differ between `before` and `after` (records as the API shows them),
+ * each with both values. `before` null: a creation (every field from null); `after` null: a
+ * deletion (every field to null).
+ */
+export function changesOf<T extends object>(
+  before: T | null,
+  after: T | null,
+  fields: readonly (keyof T & string)[],
+): AuditChanges {
+  const changes: AuditChanges = {};
+  for (const field of fields) {
+    const was = before === null ? null : (before[field] ?? null);
+    const is = after === null ? null : (after[field] ?? null);
+    if (!same(was, is)) changes[field] = { before: was, after: is };
+  }
+  return changes;
+}
+
+export interface AuditEventInput {
+  action: AuditAction;
+  target: { type: AuditTargetType; id: string };
+  changes?: AuditChanges;
+  /**
+   * The user the event names as its actor, where the request has no caller but acts for one (a
+   * password reset confirmed with a mailed link names the account's user). Default: the caller,
+   * or null for an anonymous request.
+   */
+  actorUserId?: string | null;
+}
+
+/**
+ * Records one event in `trx`, the transaction of the write it describes: the caller (user and
+ * API key), the request id and the client address come from the request's context.
+ */
+export async function recordAudit(trx: Db, ctx: Context, event: AuditEventInput): Promise<void> {
+  await auditEvents.insertAuditEvent(trx, {
+    id: uuidv7(),
+    actorUserId: event.actorUserId !== undefined ? event.actorUserId : (ctx.actor?.user.id ?? null),
+    actorApiKeyId: ctx.actor?.apiKey?.id ?? null,
+    action: event.action,
+    targetType: event.target.type,
+    targetId: event.target.id,
+    changes: event.changes ?? {},
+    requestId: ctx.requestId,
+    address: ctx.clientAddress,
+  });
+}
