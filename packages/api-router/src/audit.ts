@@ -8,7 +8,7 @@ import type { Context } from './context';
  */
 
 /** What a record is, as an event's `target.type`. */
-export const AUDIT_TARGET_TYPES = ['user', 'artist', 'song', 'playlist'] as const;
+export const AUDIT_TARGET_TYPES = ['user', 'artist', 'song', 'playlist', 'api_key'] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 /**
@@ -40,6 +40,8 @@ export const AUDIT_ACTIONS = [
   'playlist.song_added',
   'playlist.song_removed',
   'playlist.deleted',
+  'api_key.created',
+  'api_key.deleted',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -52,6 +54,8 @@ export const AUDITED_FIELDS = {
   artist: ['name', 'bio', 'userId'],
   song: ['title', 'album', 'genre', 'duration', 'releaseYear', 'artistIds'],
   playlist: ['userId', 'name', 'description', 'isPublic', 'songIds'],
+  // Its owner, name, scopes and expiry; never the token (it is not stored) nor its hash.
+  api_key: ['userId', 'name', 'scopes', 'prefix', 'expiresAt'],
 } as const;
 
 /** How a password's change is recorded. */

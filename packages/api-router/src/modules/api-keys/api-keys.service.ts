@@ -1,5 +1,6 @@
 import { generateApiKeyToken } from '@music/auth';
-import { apiKeys, isUniqueViolation, users, uuidv7 } from '@music/db';
+import { type ApiKeyRecord, apiKeys, isUniqueViolation, users, uuidv7 } from '@music/db';
+import { AUDITED_FIELDS, changesOf, recordAudit } from '../../audit';
 import { AppError, validationError } from '../../errors';
 import { type AuthedContext, isAdmin, loadOr404, page } from '../../kernel';
 import {
@@ -35,14 +36,22 @@ export async function createApiKey(
   for (let attempt = 0; ; attempt++) {
     const made = generateApiKeyToken();
     try {
-      const row = await apiKeys.insertApiKey(ctx.db, {
-        id: uuidv7(),
-        userId,
-        name: input.name,
-        scopes: input.scopes,
-        prefix: made.prefix,
-        tokenHash: made.hash,
-        expiresAt,
+      const row = await ctx.db.transaction().execute(async (trx) => {
+        const inserted = await apiKeys.insertApiKey(trx, {
+          id: uuidv7(),
+          userId,
+          name: input.name,
+          scopes: input.scopes,
+          prefix: made.prefix,
+          tokenHash: made.hash,
+          expiresAt,
+        });
+        await recordAudit(trx, ctx, {
+          action: 'api_key.created',
+          target: { type: 'api_key', id: inserted.id },
+          changes: changesOf(null, audited(inserted), AUDITED_FIELDS.api_key),
+        });
+        return inserted;
       });
       return { ...toApiKey(row), token: made.token };
     } catch (error) {
@@ -77,5 +86,18 @@ export async function getApiKey(ctx: AuthedContext, apiKeyId: string): Promise<A
 /** Refused from the next request on, on every instance: each request reads the key's row. */
 export async function deleteApiKey(ctx: AuthedContext, apiKeyId: string): Promise<void> {
   const key = await loadVisibleKey(ctx, apiKeyId);
-  if (!(await apiKeys.deleteApiKey(ctx.db, key.id))) throw new AppError('NOT_FOUND', 'API key not found');
+  await ctx.db.transaction().execute(async (trx) => {
+    if (!(await apiKeys.deleteApiKey(trx, key.id))) throw new AppError('NOT_FOUND', 'API key not found');
+    await recordAudit(trx, ctx, {
+      action: 'api_key.deleted',
+      target: { type: 'api_key', id: key.id },
+      changes: changesOf(audited(key), null, AUDITED_FIELDS.api_key),
+    });
+  });
+}
+
+/** A key as its audit events name its fields (the API's names, its owner included). */
+function audited(row: ApiKeyRecord) {
+  const { scopes, prefix, name, expiresAt } = toApiKey(row);
+  return { userId: row.user_id, name, scopes, prefix, expiresAt };
 }

@@ -209,3 +209,39 @@ describe('managing keys', () => {
     expect(Date.parse(read.lastUsedAt!)).toBeGreaterThan(Date.now() - 60_000);
   });
 });
+
+describe('the audit trail of keys', () => {
+  it('records making and deleting a key (never its token), and names the key of a write made with it', async () => {
+    const admin = await h.makeActor('admin');
+    const me = await h.makeActor('artist');
+    await artists.insertArtist(db, {
+      id: crypto.randomUUID(),
+      name: 'Audited',
+      bio: null,
+      user_id: me.user.id,
+    });
+    const key = await keyFor(me, ['catalogue:write']);
+    const song = await h.caller(await asKey(key.token)).songs.create({ title: 'Keyed write', duration: 90 });
+    await h.caller(me).apiKeys.delete({ apiKeyId: key.id });
+
+    const events = async (targetId: string) =>
+      (await h.caller(admin).auditEvents.list({ targetId, limit: 10 })).data;
+    const [deleted, created] = await events(key.id);
+    expect(created).toMatchObject({
+      action: 'api_key.created',
+      actor: { userId: me.user.id, apiKeyId: null },
+      target: { type: 'api_key', id: key.id },
+      changes: {
+        name: { before: null, after: 'ingest job' },
+        scopes: { before: null, after: ['catalogue:write'] },
+      },
+    });
+    expect(deleted).toMatchObject({
+      action: 'api_key.deleted',
+      changes: { prefix: { before: key.prefix, after: null } },
+    });
+    expect(JSON.stringify([created, deleted])).not.toContain(key.token);
+    const [write] = await events(song.id);
+    expect(write).toMatchObject({ action: 'song.created', actor: { userId: me.user.id, apiKeyId: key.id } });
+  });
+});
