@@ -30,6 +30,8 @@ export interface Case {
   baseline: (k: number) => Req[];
   /** The other side is the API too (the /trpc case compares the API with itself). */
   baselineIsApi?: boolean;
+  /** What the report calls the other side, when it is the API (default `/v1 (API)`). */
+  baselineLabel?: string;
   /** The measured side is the API through PgBouncer; the other is the API straight to PostgreSQL. */
   pooled?: boolean;
   /** The other side is another build of the API (BENCH_COMPARE_API), sent the same requests. */
@@ -51,7 +53,14 @@ export function songDetails(f: Fixtures, auth: Record<string, string>) {
   };
 }
 
-export function buildCases(f: Fixtures, auth: Record<string, string>): Case[] {
+/** The case that compares an API key's check with a session's, on the song detail. */
+export const KEY_CASE = 'GET /v1/songs/{id} with an API key (baseline: a session)';
+
+export function buildCases(
+  f: Fixtures,
+  auth: Record<string, string>,
+  keyAuth: Record<string, string>,
+): Case[] {
   const pages = Array.from({ length: 10 }, (_, k) => k + 1);
   const words = WORDS.slice(0, 50);
   const coldSearches = pages.flatMap((p) => WORDS.map((w) => `search=${w}&page=${p}`));
@@ -118,6 +127,15 @@ export function buildCases(f: Fixtures, auth: Record<string, string>): Case[] {
       baseline: apiDetail,
       baselineIsApi: true,
     },
+    {
+      // The same reads, one side authenticated by an API key (prefix lookup and SHA-256), the
+      // other by a session's access token (JWT and the session's row).
+      name: KEY_CASE,
+      api: (k) => rotate(f.songIds, k * 37).map((id) => ({ path: `/v1/songs/${id}`, headers: keyAuth })),
+      baseline: apiDetail,
+      baselineIsApi: true,
+      baselineLabel: 'session',
+    },
     { name: POOLER_CASES[0]!, api: apiDetail, baseline: apiDetail, pooled: true },
     { name: POOLER_CASES[1]!, api: apiPages, baseline: apiPages, pooled: true },
     { name: POOLER_CASES[2]!, api: apiSearch, baseline: apiSearch, pooled: true },
@@ -181,7 +199,13 @@ export async function runCase(c: Case, servers: Servers, settle: () => Promise<v
     async () =>
       void b.push(await closedLoop(other, otherBase, c.baseline, { connections, seconds: SECONDS })),
   );
-  const label = c.before ? 'before' : c.pooled ? 'API direct' : c.baselineIsApi ? '/v1 (API)' : 'baseline';
+  const label = c.before
+    ? 'before'
+    : c.pooled
+      ? 'API direct'
+      : c.baselineIsApi
+        ? (c.baselineLabel ?? '/v1 (API)')
+        : 'baseline';
   const row = compare(c.name, summarise(a), summarise(b), label);
   results.rows.push(row);
   results.rounds[c.name] = { api: a, baseline: b };

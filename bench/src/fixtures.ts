@@ -63,3 +63,18 @@ export async function signIn(api: string, email: string): Promise<Record<string,
   const token = ((await login.json()) as { accessToken: string }).accessToken;
   return { authorization: `Bearer ${token}` };
 }
+
+/** An API key of the signed-in user's, reading the catalogue: the key case's credential. */
+export async function makeApiKey(
+  api: string,
+  session: Record<string, string>,
+): Promise<Record<string, string>> {
+  const res = await fetch(`${api}/v1/api-keys`, {
+    method: 'POST',
+    headers: { ...session, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'bench', scopes: ['catalogue:read'] }),
+  });
+  if (res.status !== 201) throw new Error(`API key failed: ${res.status} ${await res.text()}`);
+  const { token } = (await res.json()) as { token: string };
+  return { authorization: `Bearer ${token}` };
+}

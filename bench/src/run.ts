@@ -32,7 +32,7 @@ import {
   runFixedRate,
   songDetails,
 } from './cases';
-import { seedScratchDatabase, signIn } from './fixtures';
+import { makeApiKey, seedScratchDatabase, signIn } from './fixtures';
 import { LOGIN_CASE, type LoginFigures, runLoginCase } from './login-case';
 import { memory } from './proc';
 import { checkTargets, printReport, type Results, writeReport } from './report';
@@ -50,10 +50,13 @@ async function main() {
     const fixtures = await seedScratchDatabase(stack);
     const servers = await startServers(stack, apiDist, POOLER_CASES.some(selected));
     const auth = await signIn(API, fixtures.email);
+    const keyAuth = await makeApiKey(API, auth);
     const settled = () => settle(stack);
     const results: Results = { rows: [], rounds: {} };
 
-    const cases = buildCases(fixtures, auth).filter((c) => selected(c.name) && (!c.before || servers.before));
+    const cases = buildCases(fixtures, auth, keyAuth).filter(
+      (c) => selected(c.name) && (!c.before || servers.before),
+    );
     for (const c of cases) {
       await runCase(c, servers, settled, results);
     }
