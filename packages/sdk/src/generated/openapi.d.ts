@@ -1,0 +1,3881 @@
+/**
+ * Generated from the OpenAPI document the API serves at GET /v1/openapi.json. Do not edit:
+ * regenerate with `pnpm --filter @music/sdk types:update`.
+ */
+
+export interface paths {
+    "/auth/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in with email and password
+         * @description Answers an access token (a JWT for `Authorization: Bearer`, valid `expiresIn` seconds) and a refresh token (single use, valid 30 days), with the user. The email is matched case-insensitively. After 10 failed attempts for one email within 15 minutes, every attempt for it (the right password included) is refused with 429 until the window ends.
+         */
+        post: operations["auth-login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exchange a refresh token for new tokens (the old one stops working)
+         * @description Rotation: the answer carries a new refresh token and the one sent stops working at once. Presenting a refresh token that was already exchanged is taken as theft: its whole session is revoked (every token of it answers 401), so keep only the newest one.
+         */
+        post: operations["auth-refresh"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End this session
+         * @description Ends the session of the token sent: that access token and its refresh token answer 401 from now on, on every instance. Other sessions of the same user stay signed in.
+         */
+        post: operations["auth-logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in user
+         * @description The user the access token belongs to, as `GET /users/{userId}` shows it (with its `ETag`).
+         */
+        get: operations["auth-me"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail a link to set a new password (the same answer whether the email has an account)
+         * @description New in 1.2. When the email has an account, a link to set a new password is mailed to it: it works once, for 30 minutes. The answer is 202 either way, in about the same time, so it tells nobody whether the email has an account. At most 5 requests a quarter hour per email and per client address (429 with `Retry-After`).
+         */
+        post: operations["auth-requestPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/password-reset/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a new password with the token of a reset link; every session of the account ends
+         * @description New in 1.2. Takes the token of a reset link (the part after `#token=`) and the new password. The link is then spent, with every other link of the account, and every session of the account ends: sign in with the new password.
+         */
+        post: operations["auth-resetPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List users (admin only)
+         * @description Admins only. Filter by `role`, find by `search`, order with `sort` (`username`, `email`, `createdAt`; default oldest first).
+         *
+         *     Oldest first unless `sort` says otherwise; ties are broken by id. `search` matches a substring of the username or the email, case-insensitively.
+         */
+        get: operations["users-list"];
+        put?: never;
+        /**
+         * Sign up, or (admin) create a user with any role
+         * @description Public sign-up: without a token the new user gets role `user`. An admin’s token may set any `role`; anyone else asking for another role gets 403 (an unknown role is 422). Send an `Idempotency-Key` to retry safely: a repeat answers the first result again.
+         */
+        post: operations["users-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/profiles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Public names of users: yourself and owners of public playlists (admins: everyone)
+         * @description Any signed-in caller. Resolves the names behind `userId`s (e.g. the owners of other listeners’ public playlists) in one call: pass up to 100 `ids` and `limit=100`. Making a playlist public shows its owner’s username with it. A malformed id in `ids` or more than 100 of them is a 400.
+         *
+         *     Only `id` and `username`, never the email or the role. An admin sees every user; anyone else sees themself and every user who owns at least one public playlist. Other users are simply absent (not an error), also when `ids` names them. Ordered by username, then id. `search` matches a substring of the username, case-insensitively.
+         */
+        get: operations["users-profiles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A user (yourself, or any as admin)
+         * @description Yourself, or any user as an admin. Revalidate with `If-None-Match` to get 304 when unchanged.
+         */
+        get: operations["users-get"];
+        /**
+         * Replace a user (yourself, or any as admin; changing a role needs admin)
+         * @description Full replace: `username`, `email` and `password` are required; `role` may be omitted (it stays). To keep your password, send the current one. Prefer `PATCH` (new in 1.2), which needs no password to rename. Send the `ETag` you read as `If-Match` so a concurrent change is not overwritten.
+         *
+         *     Changing your own email or password needs `currentPassword` (422 on it when missing or wrong; a wrong one counts as a failed sign-in, so it can reach 429); repeating your current `password` changes none. A new password ends every other session of the user. Answers 409 when the email belongs to another user, or when it would demote the last admin. A replace that changes nothing leaves `updatedAt` and the ETag as they were. With `If-Match`, a stale ETag is 412 and nothing changes.
+         */
+        put: operations["users-update"];
+        post?: never;
+        /**
+         * Delete a user with their playlists and sessions
+         * @description Yourself, or any user as an admin. Their sessions end at once.
+         *
+         *     An artist they were linked to stays, unlinked. The last admin cannot be deleted (409). With `If-Match`, a stale ETag is 412 and nothing changes.
+         */
+        delete: operations["users-delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Change some fields of a user (yourself, or any as admin; a role needs admin)
+         * @description New in 1.2: send only what changes. Renaming needs no password; a new `email` or `password` for your own account needs `currentPassword`. An admin sets another user’s password without knowing theirs (every session of that user then ends). Send the `ETag` you read as `If-Match` so a concurrent change is not overwritten.
+         *
+         *     Only the fields given change: a rename needs no password. Changing your own email or password needs `currentPassword` (422 on it when missing or wrong; a wrong one counts as a failed sign-in, so it can reach 429). A new password ends every other session of the user (all of them when an admin sets it). 409 when the email belongs to another user or the change would demote the last admin; with `If-Match`, a stale ETag is 412.
+         */
+        patch: operations["users-patch"];
+        trace?: never;
+    };
+    "/users/{userId}/role": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change a user's role (admin only)
+         * @description New in 1.1: promotes or demotes a user without resending their other fields.
+         *
+         *     Changes the role and nothing else. Any other caller gets 403, whatever the id. Demoting the last admin is 409: there is always an admin. Setting the role a user already has changes nothing (`updatedAt` and the ETag stay). With `If-Match`, a stale ETag is 412.
+         */
+        put: operations["users-setRole"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/{userId}/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a link for a user to set a new password (admin only)
+         * @description New in 1.2: the admin’s way to let a user back in where no mail is set up. Answers the link of the console page where the user sets a new password, and when it stops working.
+         *
+         *     For when no mail is set up, or it does not arrive: hand the link to its user. It works once, for 30 minutes; setting the password ends every session of the user. Any other caller gets 403, whatever the id.
+         */
+        post: operations["users-passwordResetLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/artists": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List artists, ordered by name, then id
+         * @description Any signed-in caller. `search` matches a substring of the name, case-insensitively; `ids` keeps only the artists it names (ids that name nothing are absent); filters combine. `sort` takes `name` and `createdAt` (default: by name). A malformed id in `ids`, more than 100 of them, or an unknown `sort` field is 400.
+         *
+         *     `ids` (up to 100 comma-separated UUIDs) answers only those artists, in the same order and pages: pass `limit=100` to get all of them in one call.
+         */
+        get: operations["artists-list"];
+        put?: never;
+        /**
+         * Create an artist (admin only)
+         * @description Admins only. `userId` links the artist to an account with role `artist`, which may then edit it and its songs. Send an `Idempotency-Key` to retry safely.
+         */
+        post: operations["artists-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/artists/{artistId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An artist
+         * @description Any signed-in caller. Revalidate with `If-None-Match` to get 304 when unchanged.
+         */
+        get: operations["artists-get"];
+        /**
+         * Replace an artist (admin or its linked user; omitted fields become null)
+         * @description Full replace: `name` is required and an omitted `bio` becomes null. Send the `ETag` you read as `If-Match` so a concurrent change is not overwritten.
+         *
+         *     Only admins may change `userId`; a linked user who omits it keeps the link.
+         */
+        put: operations["artists-replace"];
+        post?: never;
+        /**
+         * Delete an artist (admin only); its songs stay, unlinked from it
+         * @description Admins only. The artist’s songs stay, without this artist in their `artistIds`.
+         */
+        delete: operations["artists-delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Change some fields of an artist (admin or its linked user)
+         * @description Partial: only the fields sent change; `null` clears `bio` or `userId`. Send the `ETag` you read as `If-Match` so a concurrent change is not overwritten.
+         *
+         *     Only admins may change `userId`.
+         */
+        patch: operations["artists-update"];
+        trace?: never;
+    };
+    "/artists/{artistId}/songs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The artist’s songs, ordered by title, then id
+         * @description Any signed-in caller. Ordered by title, then id (there is no `sort`).
+         */
+        get: operations["artists-songs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/artists/{artistId}/songs/{songId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Link a song to the artist (admin or its linked user; linking twice is fine)
+         * @description Adds the artist at the end of the song’s `artistIds` (which changes the song’s `ETag`). Linking an already linked song is a 204 too.
+         */
+        post: operations["artists-linkSong"];
+        /**
+         * Unlink a song from the artist (admin or its linked user); 404 if not linked
+         * @description Removes the artist from the song’s `artistIds`; the song stays.
+         */
+        delete: operations["artists-unlinkSong"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/songs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List songs, ordered by title, then id
+         * @description Any signed-in caller. Filters combine. `sort` takes `title`, `album`, `releaseYear`, `duration` and `createdAt` (default: by title).
+         *
+         *     `search` matches title, album and artist names (case-insensitive substring); `genre` matches case-insensitively; `artistId` keeps one artist’s songs.
+         */
+        get: operations["songs-list"];
+        put?: never;
+        /**
+         * Create a song (admin, or an artist account for its own artists)
+         * @description Every id in `artistIds` must name an artist (else 422 on `artistIds.N`). Send an `Idempotency-Key` to retry safely: a repeat answers the first result again.
+         *
+         *     An artist account’s `artistIds` must include an artist linked to it; omitted, it defaults to all of them.
+         */
+        post: operations["songs-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/songs/{songId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A song
+         * @description Any signed-in caller. Revalidate with `If-None-Match` to get 304 when unchanged.
+         */
+        get: operations["songs-get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a song; it leaves every playlist and artist link
+         * @description Gone from every playlist and artist. With `If-Match`, a stale ETag is 412 and nothing is deleted.
+         */
+        delete: operations["songs-delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Change some fields of a song (admin, or a user linked to one of its artists)
+         * @description Partial: only the fields sent change; `null` clears `album`, `genre` or `releaseYear`. Send the `ETag` you read as `If-Match` so a concurrent change is not overwritten. There is no `PUT` on songs (405).
+         *
+         *     A given `artistIds` replaces the song’s artists, in its order.
+         */
+        patch: operations["songs-update"];
+        trace?: never;
+    };
+    "/genres": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the genres in use, ordered by name (regardless of case), each with its number of songs
+         * @description New in 1.1: the distinct genres of the catalogue, for a filter menu. Any signed-in caller. Pass a `name` to `GET /songs?genre=` to list its songs.
+         *
+         *     Genres are told apart case-insensitively, as the `genre` filter of `GET /songs` matches them: each is named by its most common spelling. `search` matches the name (case-insensitive substring).
+         */
+        get: operations["genres-list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/playlists": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List playlists (your own; admins: all, or one user’s)
+         * @description `sort` takes `name` and `createdAt`. A malformed `userId`, `visibility` other than `public` or an unknown `sort` field is 400.
+         *
+         *     Without `visibility`: a non-admin gets their own playlists (`userId` naming anyone else is 403); an admin gets every playlist, or `userId`’s. With `visibility=public` (an extension, for browsing what others share): any signed-in caller gets only public playlists, every user’s or `userId`’s, never a private one (admins included). Oldest first unless `sort` says otherwise; ties are broken by id.
+         */
+        get: operations["playlists-list"];
+        put?: never;
+        /**
+         * Create a playlist (admins may create one for another user with `userId`)
+         * @description The caller owns the new playlist (admins may create one for `userId`). `songIds` sets the initial songs in order; each must name a song, once. Send an `Idempotency-Key` to retry safely.
+         */
+        post: operations["playlists-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/playlists/{playlistId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A playlist (yours, or any public one)
+         * @description Your own playlists, and any public one. Revalidate with `If-None-Match` to get 304 when unchanged.
+         */
+        get: operations["playlists-get"];
+        /**
+         * Replace a playlist (owner only)
+         * @description Send the `ETag` you read as `If-Match` so a concurrent change (another device reordering the same playlist) is not overwritten.
+         *
+         *     Omitted `description`/`isPublic` reset to null/false; a given `songIds` replaces the order, an omitted one leaves the songs as they are. A replace that changes nothing leaves `updatedAt` and the ETag as they were. With `If-Match`, a stale ETag is 412 and nothing changes.
+         */
+        put: operations["playlists-replace"];
+        post?: never;
+        /**
+         * Delete a playlist (owner only); the songs stay
+         * @description Owner only. The songs stay in the catalogue.
+         *
+         *     With `If-Match`, a stale ETag is 412 and nothing is deleted.
+         */
+        delete: operations["playlists-delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/playlists/{playlistId}/songs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The playlist’s songs in playlist order
+         * @description The full song records of `songIds`, a page at a time. Your own playlists, and any public one.
+         *
+         *     Always in playlist order (there is no `sort`): reorder with PUT /playlists/{playlistId}.
+         */
+        get: operations["playlists-songs"];
+        put?: never;
+        /**
+         * Append a song to the playlist (owner only); 409 if it is already there
+         * @description Owner only. Send an `Idempotency-Key` to retry safely: a replayed append answers 204 again instead of 409.
+         *
+         *     Two concurrent adds of one song: one 204, one 409. A playlist holds at most 10000 songs (409 beyond). `If-Match` is checked against the playlist’s ETag: stale is 412, nothing changes.
+         */
+        post: operations["playlists-addSong"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/playlists/{playlistId}/songs/{songId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a song from the playlist (owner only); the song stays in the system
+         * @description Owner only. The song stays in the catalogue and in other playlists.
+         *
+         *     404 when the song is not in the playlist. `If-Match` is checked against the playlist’s ETag: stale is 412, nothing changes.
+         */
+        delete: operations["playlists-removeSong"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness: may this instance be sent requests?
+         * @description For load balancers. 200 when this instance and its database answer; 503 when the database is unreachable or the instance is shutting down (it goes on serving other requests for a short delay, so a balancer checking this has time to stop sending it new ones).
+         */
+        get: operations["health"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/health/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness: does the process answer?
+         * @description For process supervisors. 200 whenever the process can answer, whatever the state of the database or a shutdown in progress; restart the process only when this fails.
+         */
+        get: operations["healthLive"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This document
+         * @description The OpenAPI 3.1 description of `/v1`, for generating clients. It carries an `ETag`: revalidate a cached copy with `If-None-Match` (304 when unchanged).
+         */
+        get: operations["openapi"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Browsable reference of this document
+         * @description An HTML page (Swagger UI, served by the API itself) reading `/v1/openapi.json`.
+         */
+        get: operations["docs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /** @enum {string} */
+        Role: "user" | "artist" | "admin";
+        TokenResponse: {
+            /** @description JWT for `Authorization: Bearer`, valid 24 hours */
+            accessToken: string;
+            /** @description Opaque, single use, valid 30 days */
+            refreshToken: string;
+            /** @constant */
+            tokenType: "Bearer";
+            /**
+             * Format: int64
+             * @description Seconds until the access token expires
+             */
+            expiresIn: number;
+            user: components["schemas"]["User"];
+        };
+        User: {
+            /** Format: uuid */
+            id: string;
+            username: string;
+            /** Format: email */
+            email: string;
+            role: components["schemas"]["Role"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T12:00:00Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T12:00:00Z
+             */
+            updatedAt: string;
+        };
+        UserList: {
+            data: components["schemas"]["User"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        Pagination: {
+            /** Format: int64 */
+            page: number;
+            /** Format: int32 */
+            limit: number;
+            /**
+             * Format: int32
+             * @description Number of all matching items
+             */
+            total: number;
+        };
+        ProfileList: {
+            data: components["schemas"]["Profile"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /** @description A user’s public name: never their email or role */
+        Profile: {
+            /** Format: uuid */
+            id: string;
+            username: string;
+        };
+        PasswordResetLink: {
+            /**
+             * Format: uri
+             * @description The console’s page where the user sets a new password; works once
+             */
+            url: string;
+            /**
+             * Format: date-time
+             * @description When the link stops working (30 minutes after it was made)
+             * @example 2026-11-22T12:30:00Z
+             */
+            expiresAt: string;
+        };
+        ArtistList: {
+            data: components["schemas"]["Artist"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        Artist: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            bio: string | null;
+            /** @description The account managing this artist (role `artist`) */
+            userId: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T12:00:00Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T12:00:00Z
+             */
+            updatedAt: string;
+        };
+        SongList: {
+            data: components["schemas"]["Song"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        Song: {
+            /** Format: uuid */
+            id: string;
+            title: string;
+            album: string | null;
+            genre: string | null;
+            /**
+             * Format: int32
+             * @description Length in seconds, 1 to 86400
+             */
+            duration: number;
+            releaseYear: number | null;
+            /** @description In the order given; links added later go last */
+            artistIds: string[];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T12:00:00Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T12:00:00Z
+             */
+            updatedAt: string;
+        };
+        GenreList: {
+            data: components["schemas"]["Genre"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        Genre: {
+            /** @description The genre, as most of its songs spell it */
+            name: string;
+            /**
+             * Format: int64
+             * @description How many songs have this genre (letter case aside): what `GET /songs?genre=` totals
+             */
+            songCount: number;
+        };
+        PlaylistList: {
+            data: components["schemas"]["Playlist"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        Playlist: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The owner
+             */
+            userId: string;
+            name: string;
+            description: string | null;
+            isPublic: boolean;
+            /** @description The songs in playlist order */
+            songIds: string[];
+            /**
+             * Format: int32
+             * @description songIds.length
+             */
+            songCount: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T12:00:00Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T12:00:00Z
+             */
+            updatedAt: string;
+        };
+        LoginRequest: {
+            /**
+             * Format: email
+             * @description Email address; compared and stored trimmed and lower-cased
+             * @example ada@example.com
+             */
+            email: string;
+            /** Format: password */
+            password: string;
+        };
+        RefreshRequest: {
+            /** @description The refresh token from the last sign-in or refresh */
+            refreshToken: string;
+        };
+        PasswordResetRequest: {
+            /**
+             * Format: email
+             * @description The account’s email; the answer is the same whether it has one or not
+             * @example ada@example.com
+             */
+            email: string;
+        };
+        PasswordResetConfirm: {
+            /** @description The token of the reset link (after `#token=`) */
+            token: string;
+            /**
+             * Format: password
+             * @description The new password, 8 to 128 characters
+             */
+            password: string;
+        };
+        UserCreate: {
+            /** @description 1 to 50 characters after trimming; no control or invisible formatting characters */
+            username: string;
+            /**
+             * Format: email
+             * @description Email address; compared and stored trimmed and lower-cased
+             * @example ada@example.com
+             */
+            email: string;
+            /**
+             * Format: password
+             * @description 8 to 128 characters
+             */
+            password: string;
+            /** @description Defaults to `user`; other roles need an admin */
+            role?: components["schemas"]["Role"];
+        };
+        UserUpdate: {
+            /** @description 1 to 50 characters after trimming; no control or invisible formatting characters */
+            username: string;
+            /**
+             * Format: email
+             * @description Email address; compared and stored trimmed and lower-cased
+             * @example ada@example.com
+             */
+            email: string;
+            /**
+             * Format: password
+             * @description 8 to 128 characters
+             */
+            password: string;
+            /** @description Defaults to `user`; other roles need an admin */
+            role?: components["schemas"]["Role"];
+            /**
+             * Format: password
+             * @description Your password now: required to change your own email or password (admins too, on their own account)
+             */
+            currentPassword?: string;
+        };
+        UserPatch: {
+            /** @description 1 to 50 characters after trimming; no control or invisible formatting characters */
+            username?: string;
+            /**
+             * Format: email
+             * @description Email address; compared and stored trimmed and lower-cased
+             * @example ada@example.com
+             */
+            email?: string;
+            /**
+             * Format: password
+             * @description 8 to 128 characters
+             */
+            password?: string;
+            /**
+             * Format: password
+             * @description Your password now: required to change your own email or password (admins too, on their own account)
+             */
+            currentPassword?: string;
+            /** @description Admins only (others: the role they have, or 403) */
+            role?: components["schemas"]["Role"];
+        };
+        UserRoleUpdate: {
+            role: components["schemas"]["Role"];
+        };
+        ArtistCreate: {
+            /** @description 1 to 200 characters after trimming */
+            name: string;
+            /** @description Up to 2000 characters, or null */
+            bio?: string | null;
+            /** @description A user with role `artist` who manages this artist, or null; set by admins only */
+            userId?: string | null;
+        };
+        ArtistUpdate: {
+            /** @description 1 to 200 characters after trimming */
+            name: string;
+            /** @description Up to 2000 characters, or null */
+            bio?: string | null;
+            /** @description A user with role `artist` who manages this artist, or null; set by admins only */
+            userId?: string | null;
+        };
+        ArtistPatch: {
+            /** @description 1 to 200 characters after trimming */
+            name?: string;
+            /** @description Up to 2000 characters, or null */
+            bio?: string | null;
+            /** @description A user with role `artist` who manages this artist, or null; set by admins only */
+            userId?: string | null;
+        };
+        SongCreate: {
+            /** @description 1 to 200 characters after trimming */
+            title: string;
+            /** @description Up to 200 characters, or null */
+            album?: string | null;
+            /** @description Up to 50 characters, or null */
+            genre?: string | null;
+            /**
+             * Format: int32
+             * @description Length in seconds, 1 to 86400
+             */
+            duration: number;
+            releaseYear?: number | null;
+            /** @description Unique ids of existing artists, in order */
+            artistIds?: string[];
+        };
+        SongPatch: {
+            /** @description 1 to 200 characters after trimming */
+            title?: string;
+            /** @description Up to 200 characters, or null */
+            album?: string | null;
+            /** @description Up to 50 characters, or null */
+            genre?: string | null;
+            /**
+             * Format: int32
+             * @description Length in seconds, 1 to 86400
+             */
+            duration?: number;
+            releaseYear?: number | null;
+            /** @description Replaces the song’s artists, in this order */
+            artistIds?: string[];
+        };
+        PlaylistCreate: {
+            /** @description 1 to 100 characters after trimming */
+            name: string;
+            /** @description Up to 1000 characters, or null */
+            description?: string | null;
+            /** @description Readable by every signed-in user; default false */
+            isPublic?: boolean;
+            /** @description Unique ids of existing songs, in playlist order */
+            songIds?: string[];
+            /**
+             * Format: uuid
+             * @description The owner (admins only; default: yourself)
+             */
+            userId?: string;
+        };
+        PlaylistUpdate: {
+            /** @description 1 to 100 characters after trimming */
+            name: string;
+            /** @description Up to 1000 characters, or null */
+            description?: string | null;
+            /** @description Readable by every signed-in user; default false */
+            isPublic?: boolean;
+            /** @description Unique ids of existing songs, in playlist order */
+            songIds?: string[];
+        };
+        PlaylistSongAdd: {
+            /**
+             * Format: uuid
+             * @description The song to append (any letter case)
+             */
+            songId: string;
+        };
+        /** @description Every error but a validation failure. `code` is stable; `message` may change. A 422 is a `ValidationError` instead. */
+        ApiError: {
+            /**
+             * @description Stable code to branch on; the HTTP status follows from it
+             * @enum {string}
+             */
+            code: "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "TOO_MANY_REQUESTS" | "INTERNAL_SERVER_ERROR" | "SERVICE_UNAVAILABLE";
+            /** @description For humans; branch on `code` */
+            message: string;
+        };
+        /** @description The same as `ApiError`: kept for clients generated from version 1.1. */
+        Error: components["schemas"]["ApiError"];
+        /** @description A 422: the body (or the `Idempotency-Key`) failed validation; `errors` names each field. */
+        ValidationError: {
+            /** @enum {string} */
+            code: "VALIDATION_FAILED";
+            /** @description For humans; branch on `code` */
+            message: string;
+            /** @description The fields that failed, the first 100 at most */
+            errors: {
+                /** @description Dotted path of the body field (e.g. `artistIds.1`), or `Idempotency-Key` */
+                field: string;
+                message: string;
+            }[];
+        };
+        Health: {
+            /** @enum {string} */
+            status: "ok" | "degraded" | "draining";
+            /** @enum {string} */
+            database: "ok" | "unavailable";
+        };
+        Liveness: {
+            /** @enum {string} */
+            status: "ok";
+        };
+    };
+    responses: {
+        /** @description Accepted: it goes on in the background. No body. */
+        Accepted: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description Done; no body */
+        NoContent: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description Done; no body */
+        NoContentReplayable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description Not modified: the `ETag` sent in `If-None-Match` is still current. No body: the representation is the one the client stored with that `ETag`, which stays valid. */
+        NotModified: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                ETag: components["headers"]["ETag"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description Not modified: the `ETag` sent in `If-None-Match` is still current. No body: the representation is the one the client stored with that `ETag`, which stays valid. */
+        NotModifiedUnmetered: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                ETag: components["headers"]["ETag"];
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description Malformed request: a query parameter is malformed or out of range (`page=0`, `limit=101`); `sort` names an unknown field or one field twice; the body is not a JSON object (or not `application/json`); `If-Match` or `If-None-Match` is not `*` or a list of entity tags */
+        BadRequest: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "BAD_REQUEST",
+                 *       "message": "Malformed request"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /** @description Malformed request: a query parameter is malformed or out of range (`page=0`, `limit=101`); `sort` names an unknown field or one field twice; the body is not a JSON object (or not `application/json`); `If-Match` or `If-None-Match` is not `*` or a list of entity tags */
+        BadRequestUnmetered: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "BAD_REQUEST",
+                 *       "message": "Malformed request"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /** @description Token missing, malformed, expired or revoked: sign in (or refresh) and retry */
+        Unauthorized: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "UNAUTHORIZED",
+                 *       "message": "Token missing, malformed, expired or revoked"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /** @description Signed in, but not allowed (role or ownership) */
+        Forbidden: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "FORBIDDEN",
+                 *       "message": "Signed in, but not allowed (role or ownership)"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /** @description No such resource (or a malformed id) */
+        NotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "NOT_FOUND",
+                 *       "message": "No such resource (or a malformed id)"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /** @description Conflicts with the current state */
+        Conflict: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "CONFLICT",
+                 *       "message": "Conflicts with the current state"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /** @description `If-Match` does not match the current `ETag`: nothing changed. Read the resource again, reapply the change, retry */
+        PreconditionFailed: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "PRECONDITION_FAILED",
+                 *       "message": "If-Match does not match the current ETag"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /** @description Body over 1 MiB */
+        PayloadTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "PAYLOAD_TOO_LARGE",
+                 *       "message": "Body over 1 MiB"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /** @description Body fields failed validation (an unknown field included); `errors` names each */
+        ValidationFailed: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "VALIDATION_FAILED",
+                 *       "message": "The request body failed validation",
+                 *       "errors": [
+                 *         {
+                 *           "field": "name",
+                 *           "message": "Required"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["ValidationError"];
+            };
+        };
+        /** @description Over the request budget: wait `Retry-After` seconds */
+        TooManyRequests: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "TOO_MANY_REQUESTS",
+                 *       "message": "Over the request budget"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /** @description Unexpected server error, logged with the request id: quote `X-Request-Id` when reporting it */
+        InternalServerError: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "INTERNAL_SERVER_ERROR",
+                 *       "message": "Unexpected server error, logged with the request id"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /** @description Unexpected server error, logged with the request id: quote `X-Request-Id` when reporting it */
+        InternalServerErrorUnmetered: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "INTERNAL_SERVER_ERROR",
+                 *       "message": "Unexpected server error, logged with the request id"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /** @description The database is unavailable: retry after `Retry-After` seconds */
+        ServiceUnavailable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "SERVICE_UNAVAILABLE",
+                 *       "message": "The database is unavailable"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+    };
+    parameters: {
+        /**
+         * @description Makes a retry safe: 1 to 255 printable ASCII characters (a fresh UUID per intended change). A repeat by the same caller within 24 hours, with the same method, path and body, changes nothing and gets the first successful answer again (status, body, `Location`, `ETag`) with `Idempotent-Replayed: true`. A malformed key, or the same key with another path or body, is 422 (`field: "Idempotency-Key"`); a repeat while the first is still running is 409.
+         * @example 5f0c6c4e-3a52-4d8e-9a43-1f2b7c1d9e10
+         */
+        IdempotencyKey: string;
+        /**
+         * @description Write only if the resource still has this `ETag` (or any, with `*`); otherwise 412 and nothing changes. Without it the write happens whatever changed meanwhile.
+         * @example "q8PUVmQ4xw2Jx0lJ6pUoO2mEJbY"
+         */
+        IfMatch: string;
+        /**
+         * @description Answer 304 without a body when the current `ETag` is one of these (or any, with `*`).
+         * @example "q8PUVmQ4xw2Jx0lJ6pUoO2mEJbY"
+         */
+        IfNoneMatch: string;
+        /**
+         * @description Page number, from 1
+         * @example 1
+         */
+        Page: number;
+        /**
+         * @description Items per page, 1 to 100
+         * @example 20
+         */
+        Limit: number;
+        /**
+         * @description The artist's id (UUID, any letter case)
+         * @example 01970a3e-7f42-7c19-9a6b-5e3d2c1b0a02
+         */
+        ArtistId: string;
+        /**
+         * @description The user's id (UUID, any letter case)
+         * @example 01970a3e-5c1d-7b2a-8f3e-2d4c6b8a9e01
+         */
+        UserId: string;
+        /**
+         * @description The song's id (UUID, any letter case)
+         * @example 01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03
+         */
+        SongId: string;
+        /**
+         * @description The playlist's id (UUID, any letter case)
+         * @example 01970a40-3c4d-7e5f-a06b-7c8d9e0f1a05
+         */
+        PlaylistId: string;
+    };
+    requestBodies: never;
+    headers: {
+        /** @description Echoes a valid incoming `X-Request-Id`, or a generated one: quote it when reporting a problem. */
+        "X-Request-Id": string;
+        /** @description Strong entity tag of the representation in this answer: it changes whenever anything in it changes. Send it back as `If-None-Match` to revalidate (304) or as `If-Match` to write safely (412). */
+        ETag: string;
+        /** @description Path of the new resource (its `GET` operation). */
+        Location: string;
+        /** @description RFC 8288 pagination links: `rel="first"` and `rel="last"` always, `rel="prev"` and `rel="next"` where that page exists. Each is a full URL keeping the request’s other query parameters. */
+        Link: string;
+        /** @description Requests the caller may make per minute (a signed-in user, or the client address when anonymous). Absent when budgets are turned off. */
+        "RateLimit-Limit": number;
+        /** @description Requests left in the current window. */
+        "RateLimit-Remaining": number;
+        /** @description Seconds until the window ends and the budget is whole again. */
+        "RateLimit-Reset": number;
+        /** @description The budget as `<limit>;w=60`: so many requests per 60-second window. */
+        "RateLimit-Policy": string;
+        /** @description Seconds to wait before trying again. */
+        "Retry-After": number;
+        /** @description RFC 6750 challenge: `Bearer realm="music"`, plus `error="invalid_token"` when a token was sent and refused (expired, revoked, forged): sign in or refresh, then retry. */
+        "WWW-Authenticate": string;
+        /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again. */
+        "Idempotent-Replayed": "true";
+        /** @description Sent only to browsers on an origin the operator allowed (`CORS_ORIGINS`): that origin. Cookies are never allowed. */
+        "Access-Control-Allow-Origin": string;
+    };
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    "auth-login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com",
+                 *       "password": "correct horse battery staple"
+                 *     }
+                 */
+                "application/json": components["schemas"]["LoginRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "accessToken": "eyJhbGciOiJIUzI1NiIsImtpZCI6IjFhMmIiLCJ0eXAiOiJKV1QifQ.eyJzdWIiOiIwMTk3MGEzZS01YzFkLTdiMmEtOGYzZS0yZDRjNmI4YTllMDEiLCJyb2xlIjoidXNlciJ9.c2lnbmF0dXJl",
+                     *       "refreshToken": "rt_7Qm3d9VfK2pL8xZ4nB6cH1sT5wY0aE3j",
+                     *       "tokenType": "Bearer",
+                     *       "expiresIn": 86400,
+                     *       "user": {
+                     *         "id": "01970a3e-5c1d-7b2a-8f3e-2d4c6b8a9e01",
+                     *         "username": "Ada Lovelace",
+                     *         "email": "ada@example.com",
+                     *         "role": "user",
+                     *         "createdAt": "2026-03-14T09:26:53Z",
+                     *         "updatedAt": "2026-03-15T18:02:11Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TokenResponse"];
+                };
+            };
+            /** @description Malformed request: the body is not a JSON object (or not `application/json`); `If-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            /** @description Wrong email or password (the same answer for both, in about the same time), or a bearer token was sent with the request and refused */
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description `email` or `password` missing or not a string, or an unknown field */
+            422: components["responses"]["ValidationFailed"];
+            /** @description Too many failed sign-ins for this email or from this address, or over the request budget: wait `Retry-After` seconds */
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "auth-refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "refreshToken": "rt_7Qm3d9VfK2pL8xZ4nB6cH1sT5wY0aE3j"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RefreshRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "accessToken": "eyJhbGciOiJIUzI1NiIsImtpZCI6IjFhMmIiLCJ0eXAiOiJKV1QifQ.eyJzdWIiOiIwMTk3MGEzZS01YzFkLTdiMmEtOGYzZS0yZDRjNmI4YTllMDEiLCJyb2xlIjoidXNlciJ9.c2lnbmF0dXJl",
+                     *       "refreshToken": "rt_7Qm3d9VfK2pL8xZ4nB6cH1sT5wY0aE3j",
+                     *       "tokenType": "Bearer",
+                     *       "expiresIn": 86400,
+                     *       "user": {
+                     *         "id": "01970a3e-5c1d-7b2a-8f3e-2d4c6b8a9e01",
+                     *         "username": "Ada Lovelace",
+                     *         "email": "ada@example.com",
+                     *         "role": "user",
+                     *         "createdAt": "2026-03-14T09:26:53Z",
+                     *         "updatedAt": "2026-03-15T18:02:11Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TokenResponse"];
+                };
+            };
+            /** @description Malformed request: the body is not a JSON object (or not `application/json`); `If-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            /** @description The refresh token is unknown, expired, already used (its session is now revoked) or its session ended; sign in again */
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "auth-logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["NoContent"];
+            /** @description Malformed request: `If-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "auth-me": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Answer 304 without a body when the current `ETag` is one of these (or any, with `*`).
+                 * @example "q8PUVmQ4xw2Jx0lJ6pUoO2mEJbY"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01970a3e-5c1d-7b2a-8f3e-2d4c6b8a9e01",
+                     *       "username": "Ada Lovelace",
+                     *       "email": "ada@example.com",
+                     *       "role": "user",
+                     *       "createdAt": "2026-03-14T09:26:53Z",
+                     *       "updatedAt": "2026-03-15T18:02:11Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            /** @description Malformed request: `If-None-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "auth-requestPasswordReset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PasswordResetRequest"];
+            };
+        };
+        responses: {
+            202: components["responses"]["Accepted"];
+            /** @description Malformed request: the body is not a JSON object (or not `application/json`); `If-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description `email` missing or not an email address, or an unknown field */
+            422: components["responses"]["ValidationFailed"];
+            /** @description Five requests for this email, or from this address, within a quarter hour (whether the email has an account or not), or over the request budget: wait `Retry-After` seconds */
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "auth-resetPassword": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "Xc2Pq9Lm4Rt7Vw1Yz5Ab8Cd3Ef6Gh0Jk2Mn4Pq6St8U",
+                 *       "password": "a new, long passphrase"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PasswordResetConfirm"];
+            };
+        };
+        responses: {
+            204: components["responses"]["NoContent"];
+            /** @description Malformed request: the body is not a JSON object (or not `application/json`); `If-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description The token is unknown, expired or already used (`field: "token"`), or the password is not 8 to 128 characters */
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "users-list": {
+        parameters: {
+            query?: {
+                /** @description Only users with this role */
+                role?: components["schemas"]["Role"];
+                /**
+                 * @description Case-insensitive substring of the username or the email
+                 * @example ada
+                 */
+                search?: string;
+                /**
+                 * @description Comma-separated fields to order by, `-` for descending: username, email, createdAt. Ties are broken by id.
+                 * @example -createdAt
+                 */
+                sort?: string;
+                /**
+                 * @description Page number, from 1
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page, 1 to 100
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01970a3e-5c1d-7b2a-8f3e-2d4c6b8a9e01",
+                     *           "username": "Ada Lovelace",
+                     *           "email": "ada@example.com",
+                     *           "role": "user",
+                     *           "createdAt": "2026-03-14T09:26:53Z",
+                     *           "updatedAt": "2026-03-15T18:02:11Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "limit": 20,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UserList"];
+                };
+            };
+            /** @description Malformed request: a query parameter is malformed or out of range (`page=0`, `limit=101`); `sort` names an unknown field or one field twice; `If-None-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Not an admin */
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "users-create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: 1 to 255 printable ASCII characters (a fresh UUID per intended change). A repeat by the same caller within 24 hours, with the same method, path and body, changes nothing and gets the first successful answer again (status, body, `Location`, `ETag`) with `Idempotent-Replayed: true`. A malformed key, or the same key with another path or body, is 422 (`field: "Idempotency-Key"`); a repeat while the first is still running is 409.
+                 * @example 5f0c6c4e-3a52-4d8e-9a43-1f2b7c1d9e10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "username": "Ada Lovelace",
+                 *       "email": "ada@example.com",
+                 *       "password": "correct horse battery staple"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UserCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    Location: components["headers"]["Location"];
+                    ETag: components["headers"]["ETag"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01970a3e-5c1d-7b2a-8f3e-2d4c6b8a9e01",
+                     *       "username": "Ada Lovelace",
+                     *       "email": "ada@example.com",
+                     *       "role": "user",
+                     *       "createdAt": "2026-03-14T09:26:53Z",
+                     *       "updatedAt": "2026-03-15T18:02:11Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description Malformed request: the body is not a JSON object (or not `application/json`); `If-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            /** @description A bearer token was sent and refused (invalid, expired or revoked); send none to sign up anonymously */
+            401: components["responses"]["Unauthorized"];
+            /** @description A `role` other than `user` without an admin’s token */
+            403: components["responses"]["Forbidden"];
+            /** @description The email is already used (case-insensitively); or a request with the same `Idempotency-Key` is still being processed */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description Body fields failed validation (an unknown field included); `errors` names each; or the `Idempotency-Key` is malformed, or was already used with another path or body (`field: "Idempotency-Key"`) */
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "users-profiles": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only these users: 1 to 100 comma-separated ids (UUIDs, any letter case; duplicates are ignored); ids that name nobody, or a user you may not see, are simply absent. Resolves the owners of a page of playlists in one call: pass `limit=100` to get them all on one page.
+                 * @example 01970a3e-5c1d-7b2a-8f3e-2d4c6b8a9e01,01970a3e-6d2e-7c3b-8a4f-3e5d7c9b0f06
+                 */
+                ids?: string;
+                /** @description Case-insensitive substring of the username */
+                search?: string;
+                /**
+                 * @description Page number, from 1
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page, 1 to 100
+                 * @example 100
+                 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01970a3e-5c1d-7b2a-8f3e-2d4c6b8a9e01",
+                     *           "username": "Ada Lovelace"
+                     *         },
+                     *         {
+                     *           "id": "01970a3e-6d2e-7c3b-8a4f-3e5d7c9b0f06",
+                     *           "username": "Grace Hopper"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "limit": 100,
+                     *         "total": 2
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProfileList"];
+                };
+            };
+            /** @description Malformed request: a query parameter is malformed or out of range (`page=0`, `limit=101`); `If-None-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "users-get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Answer 304 without a body when the current `ETag` is one of these (or any, with `*`).
+                 * @example "q8PUVmQ4xw2Jx0lJ6pUoO2mEJbY"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The user's id (UUID, any letter case)
+                 * @example 01970a3e-5c1d-7b2a-8f3e-2d4c6b8a9e01
+                 */
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01970a3e-5c1d-7b2a-8f3e-2d4c6b8a9e01",
+                     *       "username": "Ada Lovelace",
+                     *       "email": "ada@example.com",
+                     *       "role": "user",
+                     *       "createdAt": "2026-03-14T09:26:53Z",
+                     *       "updatedAt": "2026-03-15T18:02:11Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            /** @description Malformed request: `If-None-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description You are not an admin and this is not your own id (whether or not such a user exists). */
+            403: components["responses"]["Forbidden"];
+            /** @description No user with this id (admins only: others get 403) */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "users-update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Write only if the resource still has this `ETag` (or any, with `*`); otherwise 412 and nothing changes. Without it the write happens whatever changed meanwhile.
+                 * @example "q8PUVmQ4xw2Jx0lJ6pUoO2mEJbY"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /**
+                 * @description The user's id (UUID, any letter case)
+                 * @example 01970a3e-5c1d-7b2a-8f3e-2d4c6b8a9e01
+                 */
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "username": "Ada King",
+                 *       "email": "ada.king@example.com",
+                 *       "password": "correct horse battery staple"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UserUpdate"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01970a3e-5c1d-7b2a-8f3e-2d4c6b8a9e01",
+                     *       "username": "Ada King",
+                     *       "email": "ada.king@example.com",
+                     *       "role": "user",
+                     *       "createdAt": "2026-03-14T09:26:53Z",
+                     *       "updatedAt": "2026-03-15T18:02:11Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description Malformed request: the body is not a JSON object (or not `application/json`); `If-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description You are not an admin and this is not your own id (whether or not such a user exists). Or a non-admin sending a `role` other than their current one. */
+            403: components["responses"]["Forbidden"];
+            /** @description No user with this id (admins only: others get 403) */
+            404: components["responses"]["NotFound"];
+            /** @description The email belongs to another user, or the change would leave no admin */
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description A field is invalid or unknown; or `currentPassword` is missing or wrong where your own email or password changes (`field: "currentPassword"`) */
+            422: components["responses"]["ValidationFailed"];
+            /** @description Too many failed sign-ins (a wrong `currentPassword` counts as one) for your email or from this address, or over the request budget: wait `Retry-After` seconds */
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "users-delete": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Write only if the resource still has this `ETag` (or any, with `*`); otherwise 412 and nothing changes. Without it the write happens whatever changed meanwhile.
+                 * @example "q8PUVmQ4xw2Jx0lJ6pUoO2mEJbY"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /**
+                 * @description The user's id (UUID, any letter case)
+                 * @example 01970a3e-5c1d-7b2a-8f3e-2d4c6b8a9e01
+                 */
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["NoContent"];
+            /** @description Malformed request: `If-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description You are not an admin and this is not your own id (whether or not such a user exists). */
+            403: components["responses"]["Forbidden"];
+            /** @description No user with this id (admins only: others get 403) */
+            404: components["responses"]["NotFound"];
+            /** @description This is the last admin: there is always one */
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "users-patch": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Write only if the resource still has this `ETag` (or any, with `*`); otherwise 412 and nothing changes. Without it the write happens whatever changed meanwhile.
+                 * @example "q8PUVmQ4xw2Jx0lJ6pUoO2mEJbY"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /**
+                 * @description The user's id (UUID, any letter case)
+                 * @example 01970a3e-5c1d-7b2a-8f3e-2d4c6b8a9e01
+                 */
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "ada.king@example.com",
+                 *       "currentPassword": "correct horse battery staple"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UserPatch"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01970a3e-5c1d-7b2a-8f3e-2d4c6b8a9e01",
+                     *       "username": "Ada Lovelace",
+                     *       "email": "ada.king@example.com",
+                     *       "role": "user",
+                     *       "createdAt": "2026-03-14T09:26:53Z",
+                     *       "updatedAt": "2026-03-15T18:02:11Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description Malformed request: the body is not a JSON object (or not `application/json`); `If-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description You are not an admin and this is not your own id (whether or not such a user exists). Or a non-admin sending a `role` other than their current one. */
+            403: components["responses"]["Forbidden"];
+            /** @description No user with this id (admins only: others get 403) */
+            404: components["responses"]["NotFound"];
+            /** @description The email belongs to another user, or the change would leave no admin */
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description A field is invalid or unknown; or `currentPassword` is missing or wrong where your own email or password changes (`field: "currentPassword"`) */
+            422: components["responses"]["ValidationFailed"];
+            /** @description Too many failed sign-ins (a wrong `currentPassword` counts as one) for your email or from this address, or over the request budget: wait `Retry-After` seconds */
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "users-setRole": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Write only if the resource still has this `ETag` (or any, with `*`); otherwise 412 and nothing changes. Without it the write happens whatever changed meanwhile.
+                 * @example "q8PUVmQ4xw2Jx0lJ6pUoO2mEJbY"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /**
+                 * @description The user's id (UUID, any letter case)
+                 * @example 01970a3e-5c1d-7b2a-8f3e-2d4c6b8a9e01
+                 */
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "artist"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UserRoleUpdate"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01970a3e-6d2e-7c3b-8a4f-3e5d7c9b0f06",
+                     *       "username": "Grace Hopper",
+                     *       "email": "grace@example.com",
+                     *       "role": "artist",
+                     *       "createdAt": "2026-03-14T09:26:53Z",
+                     *       "updatedAt": "2026-03-15T18:02:11Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description Malformed request: the body is not a JSON object (or not `application/json`); `If-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Not an admin */
+            403: components["responses"]["Forbidden"];
+            /** @description No user with this id */
+            404: components["responses"]["NotFound"];
+            /** @description The change would leave no admin */
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description `role` missing or not one of `user`, `artist`, `admin`, or an unknown field */
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "users-passwordResetLink": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The user's id (UUID, any letter case)
+                 * @example 01970a3e-5c1d-7b2a-8f3e-2d4c6b8a9e01
+                 */
+                userId: components["parameters"]["UserId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "url": "https://console.example.com/reset-password#token=Xc2Pq9Lm4Rt7Vw1Yz5Ab8Cd3Ef6Gh0Jk2Mn4Pq6St8U",
+                     *       "expiresAt": "2026-11-22T12:30:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PasswordResetLink"];
+                };
+            };
+            /** @description Malformed request: `If-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Not an admin */
+            403: components["responses"]["Forbidden"];
+            /** @description No user with this id */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "artists-list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Case-insensitive substring of the name
+                 * @example engine
+                 */
+                search?: string;
+                /**
+                 * @description Comma-separated fields to order by, `-` for descending: name, createdAt (default: name). Ties are broken by id.
+                 * @example name
+                 */
+                sort?: string;
+                /** @description Only artists managed by this account (an extension: how the console finds “my artist”) */
+                userId?: string;
+                /**
+                 * @description Only these artists: 1 to 100 comma-separated ids (UUIDs, any letter case; duplicates are ignored); ids that name nothing are simply absent, and the other filters still apply. Resolves the artists of a page of songs in one call: pass `limit=100` to get them all on one page.
+                 * @example 01970a3e-7f42-7c19-9a6b-5e3d2c1b0a02,01970a3e-8a53-7d2a-9b7c-6f4e3d2c1b0a
+                 */
+                ids?: string;
+                /**
+                 * @description Page number, from 1
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page, 1 to 100
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01970a3e-7f42-7c19-9a6b-5e3d2c1b0a02",
+                     *           "name": "The Analytical Engines",
+                     *           "bio": "Four-piece from Manchester.\nSynths, drums and a punched-card light show.",
+                     *           "userId": "01970a3e-6d2e-7c3b-8a4f-3e5d7c9b0f06",
+                     *           "createdAt": "2026-03-14T09:26:53Z",
+                     *           "updatedAt": "2026-03-15T18:02:11Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "limit": 20,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ArtistList"];
+                };
+            };
+            /** @description Malformed request: a query parameter is malformed or out of range (`page=0`, `limit=101`); `sort` names an unknown field or one field twice; `If-None-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "artists-create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: 1 to 255 printable ASCII characters (a fresh UUID per intended change). A repeat by the same caller within 24 hours, with the same method, path and body, changes nothing and gets the first successful answer again (status, body, `Location`, `ETag`) with `Idempotent-Replayed: true`. A malformed key, or the same key with another path or body, is 422 (`field: "Idempotency-Key"`); a repeat while the first is still running is 409.
+                 * @example 5f0c6c4e-3a52-4d8e-9a43-1f2b7c1d9e10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "The Analytical Engines",
+                 *       "bio": "Four-piece from Manchester.\nSynths, drums and a punched-card light show.",
+                 *       "userId": "01970a3e-6d2e-7c3b-8a4f-3e5d7c9b0f06"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ArtistCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    Location: components["headers"]["Location"];
+                    ETag: components["headers"]["ETag"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01970a3e-7f42-7c19-9a6b-5e3d2c1b0a02",
+                     *       "name": "The Analytical Engines",
+                     *       "bio": "Four-piece from Manchester.\nSynths, drums and a punched-card light show.",
+                     *       "userId": "01970a3e-6d2e-7c3b-8a4f-3e5d7c9b0f06",
+                     *       "createdAt": "2026-03-14T09:26:53Z",
+                     *       "updatedAt": "2026-03-15T18:02:11Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Artist"];
+                };
+            };
+            /** @description Malformed request: the body is not a JSON object (or not `application/json`); `If-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Not an admin */
+            403: components["responses"]["Forbidden"];
+            /** @description Conflicts with the current state; or a request with the same `Idempotency-Key` is still being processed */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description A field failed validation (e.g. `userId` names no user with role `artist`); or the `Idempotency-Key` is malformed, or was already used with another path or body (`field: "Idempotency-Key"`) */
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "artists-get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Answer 304 without a body when the current `ETag` is one of these (or any, with `*`).
+                 * @example "q8PUVmQ4xw2Jx0lJ6pUoO2mEJbY"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The artist's id (UUID, any letter case)
+                 * @example 01970a3e-7f42-7c19-9a6b-5e3d2c1b0a02
+                 */
+                artistId: components["parameters"]["ArtistId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01970a3e-7f42-7c19-9a6b-5e3d2c1b0a02",
+                     *       "name": "The Analytical Engines",
+                     *       "bio": "Four-piece from Manchester.\nSynths, drums and a punched-card light show.",
+                     *       "userId": "01970a3e-6d2e-7c3b-8a4f-3e5d7c9b0f06",
+                     *       "createdAt": "2026-03-14T09:26:53Z",
+                     *       "updatedAt": "2026-03-15T18:02:11Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Artist"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            /** @description Malformed request: `If-None-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No artist with this id (or a malformed id) */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "artists-replace": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Write only if the resource still has this `ETag` (or any, with `*`); otherwise 412 and nothing changes. Without it the write happens whatever changed meanwhile.
+                 * @example "q8PUVmQ4xw2Jx0lJ6pUoO2mEJbY"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /**
+                 * @description The artist's id (UUID, any letter case)
+                 * @example 01970a3e-7f42-7c19-9a6b-5e3d2c1b0a02
+                 */
+                artistId: components["parameters"]["ArtistId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "The Analytical Engines",
+                 *       "bio": null
+                 *     }
+                 */
+                "application/json": components["schemas"]["ArtistUpdate"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01970a3e-7f42-7c19-9a6b-5e3d2c1b0a02",
+                     *       "name": "The Analytical Engines",
+                     *       "bio": null,
+                     *       "userId": "01970a3e-6d2e-7c3b-8a4f-3e5d7c9b0f06",
+                     *       "createdAt": "2026-03-14T09:26:53Z",
+                     *       "updatedAt": "2026-03-15T18:02:11Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Artist"];
+                };
+            };
+            /** @description Malformed request: the body is not a JSON object (or not `application/json`); `If-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Neither an admin nor the artist’s linked user (`userId`), or a non-admin changing `userId` */
+            403: components["responses"]["Forbidden"];
+            /** @description No artist with this id (or a malformed id) */
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "artists-delete": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Write only if the resource still has this `ETag` (or any, with `*`); otherwise 412 and nothing changes. Without it the write happens whatever changed meanwhile.
+                 * @example "q8PUVmQ4xw2Jx0lJ6pUoO2mEJbY"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /**
+                 * @description The artist's id (UUID, any letter case)
+                 * @example 01970a3e-7f42-7c19-9a6b-5e3d2c1b0a02
+                 */
+                artistId: components["parameters"]["ArtistId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["NoContent"];
+            /** @description Malformed request: `If-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Not an admin */
+            403: components["responses"]["Forbidden"];
+            /** @description No artist with this id (or a malformed id) */
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "artists-update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Write only if the resource still has this `ETag` (or any, with `*`); otherwise 412 and nothing changes. Without it the write happens whatever changed meanwhile.
+                 * @example "q8PUVmQ4xw2Jx0lJ6pUoO2mEJbY"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /**
+                 * @description The artist's id (UUID, any letter case)
+                 * @example 01970a3e-7f42-7c19-9a6b-5e3d2c1b0a02
+                 */
+                artistId: components["parameters"]["ArtistId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "bio": "Five-piece now, with a theremin."
+                 *     }
+                 */
+                "application/json": components["schemas"]["ArtistPatch"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01970a3e-7f42-7c19-9a6b-5e3d2c1b0a02",
+                     *       "name": "The Analytical Engines",
+                     *       "bio": "Five-piece now, with a theremin.",
+                     *       "userId": "01970a3e-6d2e-7c3b-8a4f-3e5d7c9b0f06",
+                     *       "createdAt": "2026-03-14T09:26:53Z",
+                     *       "updatedAt": "2026-03-15T18:02:11Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Artist"];
+                };
+            };
+            /** @description Malformed request: the body is not a JSON object (or not `application/json`); `If-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Neither an admin nor the artist’s linked user (`userId`), or a non-admin changing `userId` */
+            403: components["responses"]["Forbidden"];
+            /** @description No artist with this id (or a malformed id) */
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "artists-songs": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number, from 1
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page, 1 to 100
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The artist's id (UUID, any letter case)
+                 * @example 01970a3e-7f42-7c19-9a6b-5e3d2c1b0a02
+                 */
+                artistId: components["parameters"]["ArtistId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03",
+                     *           "title": "Difference Engine",
+                     *           "album": "Notes on the Engine",
+                     *           "genre": "Synth-pop",
+                     *           "duration": 242,
+                     *           "releaseYear": 2024,
+                     *           "artistIds": [
+                     *             "01970a3e-7f42-7c19-9a6b-5e3d2c1b0a02"
+                     *           ],
+                     *           "createdAt": "2026-03-14T09:26:53Z",
+                     *           "updatedAt": "2026-03-15T18:02:11Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "limit": 20,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SongList"];
+                };
+            };
+            /** @description Malformed request: a query parameter is malformed or out of range (`page=0`, `limit=101`); `If-None-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No artist with this id (or a malformed id) */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "artists-linkSong": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The artist's id (UUID, any letter case)
+                 * @example 01970a3e-7f42-7c19-9a6b-5e3d2c1b0a02
+                 */
+                artistId: components["parameters"]["ArtistId"];
+                /**
+                 * @description The song's id (UUID, any letter case)
+                 * @example 01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03
+                 */
+                songId: components["parameters"]["SongId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["NoContent"];
+            /** @description Malformed request: `If-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Neither an admin nor the artist’s linked user (`userId`) */
+            403: components["responses"]["Forbidden"];
+            /** @description No such artist or no such song */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "artists-unlinkSong": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The artist's id (UUID, any letter case)
+                 * @example 01970a3e-7f42-7c19-9a6b-5e3d2c1b0a02
+                 */
+                artistId: components["parameters"]["ArtistId"];
+                /**
+                 * @description The song's id (UUID, any letter case)
+                 * @example 01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03
+                 */
+                songId: components["parameters"]["SongId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["NoContent"];
+            /** @description Malformed request: `If-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Neither an admin nor the artist’s linked user (`userId`) */
+            403: components["responses"]["Forbidden"];
+            /** @description No such artist, no such song, or the song is not linked to the artist */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "songs-list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Case-insensitive substring of the title, the album or an artist’s name
+                 * @example engine
+                 */
+                search?: string;
+                /** @description Only songs of this artist */
+                artistId?: string;
+                /**
+                 * @description Only songs of this genre (case-insensitive)
+                 * @example synth-pop
+                 */
+                genre?: string;
+                /**
+                 * @description Comma-separated fields to order by, `-` for descending: title, album, releaseYear, duration, createdAt (default: title). Ties are broken by id. Songs without an album or a release year come last in ascending order and first in descending order.
+                 * @example -releaseYear,title
+                 */
+                sort?: string;
+                /**
+                 * @description Page number, from 1
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page, 1 to 100
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03",
+                     *           "title": "Difference Engine",
+                     *           "album": "Notes on the Engine",
+                     *           "genre": "Synth-pop",
+                     *           "duration": 242,
+                     *           "releaseYear": 2024,
+                     *           "artistIds": [
+                     *             "01970a3e-7f42-7c19-9a6b-5e3d2c1b0a02"
+                     *           ],
+                     *           "createdAt": "2026-03-14T09:26:53Z",
+                     *           "updatedAt": "2026-03-15T18:02:11Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "limit": 20,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SongList"];
+                };
+            };
+            /** @description Malformed request: a query parameter is malformed or out of range (`page=0`, `limit=101`); `sort` names an unknown field or one field twice; `If-None-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "songs-create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: 1 to 255 printable ASCII characters (a fresh UUID per intended change). A repeat by the same caller within 24 hours, with the same method, path and body, changes nothing and gets the first successful answer again (status, body, `Location`, `ETag`) with `Idempotent-Replayed: true`. A malformed key, or the same key with another path or body, is 422 (`field: "Idempotency-Key"`); a repeat while the first is still running is 409.
+                 * @example 5f0c6c4e-3a52-4d8e-9a43-1f2b7c1d9e10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Difference Engine",
+                 *       "album": "Notes on the Engine",
+                 *       "genre": "Synth-pop",
+                 *       "duration": 242,
+                 *       "releaseYear": 2024,
+                 *       "artistIds": [
+                 *         "01970a3e-7f42-7c19-9a6b-5e3d2c1b0a02"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["SongCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    Location: components["headers"]["Location"];
+                    ETag: components["headers"]["ETag"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03",
+                     *       "title": "Difference Engine",
+                     *       "album": "Notes on the Engine",
+                     *       "genre": "Synth-pop",
+                     *       "duration": 242,
+                     *       "releaseYear": 2024,
+                     *       "artistIds": [
+                     *         "01970a3e-7f42-7c19-9a6b-5e3d2c1b0a02"
+                     *       ],
+                     *       "createdAt": "2026-03-14T09:26:53Z",
+                     *       "updatedAt": "2026-03-15T18:02:11Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Song"];
+                };
+            };
+            /** @description Malformed request: the body is not a JSON object (or not `application/json`); `If-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Neither an admin nor an artist account linked to one of `artistIds` */
+            403: components["responses"]["Forbidden"];
+            /** @description Conflicts with the current state; or a request with the same `Idempotency-Key` is still being processed */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description A field failed validation, e.g. an unknown or repeated id at `artistIds.N`; or the `Idempotency-Key` is malformed, or was already used with another path or body (`field: "Idempotency-Key"`) */
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "songs-get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Answer 304 without a body when the current `ETag` is one of these (or any, with `*`).
+                 * @example "q8PUVmQ4xw2Jx0lJ6pUoO2mEJbY"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The song's id (UUID, any letter case)
+                 * @example 01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03
+                 */
+                songId: components["parameters"]["SongId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03",
+                     *       "title": "Difference Engine",
+                     *       "album": "Notes on the Engine",
+                     *       "genre": "Synth-pop",
+                     *       "duration": 242,
+                     *       "releaseYear": 2024,
+                     *       "artistIds": [
+                     *         "01970a3e-7f42-7c19-9a6b-5e3d2c1b0a02"
+                     *       ],
+                     *       "createdAt": "2026-03-14T09:26:53Z",
+                     *       "updatedAt": "2026-03-15T18:02:11Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Song"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            /** @description Malformed request: `If-None-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No song with this id (or a malformed id) */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "songs-delete": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Write only if the resource still has this `ETag` (or any, with `*`); otherwise 412 and nothing changes. Without it the write happens whatever changed meanwhile.
+                 * @example "q8PUVmQ4xw2Jx0lJ6pUoO2mEJbY"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /**
+                 * @description The song's id (UUID, any letter case)
+                 * @example 01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03
+                 */
+                songId: components["parameters"]["SongId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["NoContent"];
+            /** @description Malformed request: `If-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Neither an admin nor a user linked to one of the song’s artists */
+            403: components["responses"]["Forbidden"];
+            /** @description No song with this id (or a malformed id) */
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "songs-update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Write only if the resource still has this `ETag` (or any, with `*`); otherwise 412 and nothing changes. Without it the write happens whatever changed meanwhile.
+                 * @example "q8PUVmQ4xw2Jx0lJ6pUoO2mEJbY"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /**
+                 * @description The song's id (UUID, any letter case)
+                 * @example 01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03
+                 */
+                songId: components["parameters"]["SongId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "genre": "Electropop",
+                 *       "artistIds": [
+                 *         "01970a3e-7f42-7c19-9a6b-5e3d2c1b0a02"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["SongPatch"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03",
+                     *       "title": "Difference Engine",
+                     *       "album": "Notes on the Engine",
+                     *       "genre": "Electropop",
+                     *       "duration": 242,
+                     *       "releaseYear": 2024,
+                     *       "artistIds": [
+                     *         "01970a3e-7f42-7c19-9a6b-5e3d2c1b0a02"
+                     *       ],
+                     *       "createdAt": "2026-03-14T09:26:53Z",
+                     *       "updatedAt": "2026-03-15T18:02:11Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Song"];
+                };
+            };
+            /** @description Malformed request: the body is not a JSON object (or not `application/json`); `If-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Neither an admin nor a user linked to one of the song’s artists */
+            403: components["responses"]["Forbidden"];
+            /** @description No song with this id (or a malformed id) */
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description A field failed validation, e.g. an unknown or repeated id at `artistIds.N` */
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "genres-list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Case-insensitive substring of the name
+                 * @example pop
+                 */
+                search?: string;
+                /**
+                 * @description Page number, from 1
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page, 1 to 100
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "name": "Electropop",
+                     *           "songCount": 3
+                     *         },
+                     *         {
+                     *           "name": "Synth-pop",
+                     *           "songCount": 12
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "limit": 20,
+                     *         "total": 2
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GenreList"];
+                };
+            };
+            /** @description Malformed request: a query parameter is malformed or out of range (`page=0`, `limit=101`); `If-None-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "playlists-list": {
+        parameters: {
+            query?: {
+                /** @description Only this user’s playlists. A non-admin may name only themself (anyone else: 403), except with `visibility=public`, which lists that user’s public playlists. */
+                userId?: string;
+                /**
+                 * @description An extension. `public`: the public playlists of every user, or of `userId` when given, for any signed-in caller (admins included: only the public ones). Omitted: your own playlists; an admin sees every playlist, or `userId`’s.
+                 * @example public
+                 */
+                visibility?: "public";
+                /**
+                 * @description Comma-separated fields to order by, `-` for descending: name, createdAt (default: createdAt). Ties are broken by id.
+                 * @example name
+                 */
+                sort?: string;
+                /**
+                 * @description Page number, from 1
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page, 1 to 100
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01970a40-3c4d-7e5f-a06b-7c8d9e0f1a05",
+                     *           "userId": "01970a3e-5c1d-7b2a-8f3e-2d4c6b8a9e01",
+                     *           "name": "Morning run",
+                     *           "description": "Fast, then faster.",
+                     *           "isPublic": false,
+                     *           "songIds": [
+                     *             "01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03",
+                     *             "01970a3f-2b3c-7d4e-9f5a-6b7c8d9e0f04"
+                     *           ],
+                     *           "songCount": 2,
+                     *           "createdAt": "2026-03-14T09:26:53Z",
+                     *           "updatedAt": "2026-03-15T18:02:11Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "limit": 20,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PlaylistList"];
+                };
+            };
+            /** @description Malformed request: a query parameter is malformed or out of range (`page=0`, `limit=101`); `sort` names an unknown field or one field twice; `If-None-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description A non-admin naming another user’s `userId` without `visibility=public` */
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "playlists-create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe: 1 to 255 printable ASCII characters (a fresh UUID per intended change). A repeat by the same caller within 24 hours, with the same method, path and body, changes nothing and gets the first successful answer again (status, body, `Location`, `ETag`) with `Idempotent-Replayed: true`. A malformed key, or the same key with another path or body, is 422 (`field: "Idempotency-Key"`); a repeat while the first is still running is 409.
+                 * @example 5f0c6c4e-3a52-4d8e-9a43-1f2b7c1d9e10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Morning run",
+                 *       "description": "Fast, then faster.",
+                 *       "songIds": [
+                 *         "01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03",
+                 *         "01970a3f-2b3c-7d4e-9f5a-6b7c8d9e0f04"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["PlaylistCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    Location: components["headers"]["Location"];
+                    ETag: components["headers"]["ETag"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01970a40-3c4d-7e5f-a06b-7c8d9e0f1a05",
+                     *       "userId": "01970a3e-5c1d-7b2a-8f3e-2d4c6b8a9e01",
+                     *       "name": "Morning run",
+                     *       "description": "Fast, then faster.",
+                     *       "isPublic": false,
+                     *       "songIds": [
+                     *         "01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03",
+                     *         "01970a3f-2b3c-7d4e-9f5a-6b7c8d9e0f04"
+                     *       ],
+                     *       "songCount": 2,
+                     *       "createdAt": "2026-03-14T09:26:53Z",
+                     *       "updatedAt": "2026-03-15T18:02:11Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Playlist"];
+                };
+            };
+            /** @description Malformed request: the body is not a JSON object (or not `application/json`); `If-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description A non-admin sending a `userId` other than their own */
+            403: components["responses"]["Forbidden"];
+            /** @description Conflicts with the current state; or a request with the same `Idempotency-Key` is still being processed */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description A field failed validation, e.g. an unknown or repeated song at `songIds.N`, or an unknown `userId`; or the `Idempotency-Key` is malformed, or was already used with another path or body (`field: "Idempotency-Key"`) */
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "playlists-get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Answer 304 without a body when the current `ETag` is one of these (or any, with `*`).
+                 * @example "q8PUVmQ4xw2Jx0lJ6pUoO2mEJbY"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The playlist's id (UUID, any letter case)
+                 * @example 01970a40-3c4d-7e5f-a06b-7c8d9e0f1a05
+                 */
+                playlistId: components["parameters"]["PlaylistId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01970a40-3c4d-7e5f-a06b-7c8d9e0f1a05",
+                     *       "userId": "01970a3e-5c1d-7b2a-8f3e-2d4c6b8a9e01",
+                     *       "name": "Morning run",
+                     *       "description": "Fast, then faster.",
+                     *       "isPublic": false,
+                     *       "songIds": [
+                     *         "01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03",
+                     *         "01970a3f-2b3c-7d4e-9f5a-6b7c8d9e0f04"
+                     *       ],
+                     *       "songCount": 2,
+                     *       "createdAt": "2026-03-14T09:26:53Z",
+                     *       "updatedAt": "2026-03-15T18:02:11Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Playlist"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            /** @description Malformed request: `If-None-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The playlist is private and not yours */
+            403: components["responses"]["Forbidden"];
+            /** @description No playlist with this id (or a malformed id) */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "playlists-replace": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Write only if the resource still has this `ETag` (or any, with `*`); otherwise 412 and nothing changes. Without it the write happens whatever changed meanwhile.
+                 * @example "q8PUVmQ4xw2Jx0lJ6pUoO2mEJbY"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /**
+                 * @description The playlist's id (UUID, any letter case)
+                 * @example 01970a40-3c4d-7e5f-a06b-7c8d9e0f1a05
+                 */
+                playlistId: components["parameters"]["PlaylistId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Morning run",
+                 *       "isPublic": true,
+                 *       "songIds": [
+                 *         "01970a3f-2b3c-7d4e-9f5a-6b7c8d9e0f04",
+                 *         "01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["PlaylistUpdate"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01970a40-3c4d-7e5f-a06b-7c8d9e0f1a05",
+                     *       "userId": "01970a3e-5c1d-7b2a-8f3e-2d4c6b8a9e01",
+                     *       "name": "Morning run",
+                     *       "description": null,
+                     *       "isPublic": true,
+                     *       "songIds": [
+                     *         "01970a3f-2b3c-7d4e-9f5a-6b7c8d9e0f04",
+                     *         "01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03"
+                     *       ],
+                     *       "songCount": 2,
+                     *       "createdAt": "2026-03-14T09:26:53Z",
+                     *       "updatedAt": "2026-03-15T18:02:11Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Playlist"];
+                };
+            };
+            /** @description Malformed request: the body is not a JSON object (or not `application/json`); `If-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Not the playlist’s owner (nor an admin) */
+            403: components["responses"]["Forbidden"];
+            /** @description No playlist with this id (or a malformed id) */
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description A field failed validation, e.g. an unknown or repeated song at `songIds.N` */
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "playlists-delete": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Write only if the resource still has this `ETag` (or any, with `*`); otherwise 412 and nothing changes. Without it the write happens whatever changed meanwhile.
+                 * @example "q8PUVmQ4xw2Jx0lJ6pUoO2mEJbY"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /**
+                 * @description The playlist's id (UUID, any letter case)
+                 * @example 01970a40-3c4d-7e5f-a06b-7c8d9e0f1a05
+                 */
+                playlistId: components["parameters"]["PlaylistId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["NoContent"];
+            /** @description Malformed request: `If-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Not the playlist’s owner (nor an admin) */
+            403: components["responses"]["Forbidden"];
+            /** @description No playlist with this id (or a malformed id) */
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "playlists-songs": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number, from 1
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page, 1 to 100
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The playlist's id (UUID, any letter case)
+                 * @example 01970a40-3c4d-7e5f-a06b-7c8d9e0f1a05
+                 */
+                playlistId: components["parameters"]["PlaylistId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03",
+                     *           "title": "Difference Engine",
+                     *           "album": "Notes on the Engine",
+                     *           "genre": "Synth-pop",
+                     *           "duration": 242,
+                     *           "releaseYear": 2024,
+                     *           "artistIds": [
+                     *             "01970a3e-7f42-7c19-9a6b-5e3d2c1b0a02"
+                     *           ],
+                     *           "createdAt": "2026-03-14T09:26:53Z",
+                     *           "updatedAt": "2026-03-15T18:02:11Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "limit": 20,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SongList"];
+                };
+            };
+            /** @description Malformed request: a query parameter is malformed or out of range (`page=0`, `limit=101`); `If-None-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The playlist is private and not yours */
+            403: components["responses"]["Forbidden"];
+            /** @description No playlist with this id (or a malformed id) */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "playlists-addSong": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Write only if the resource still has this `ETag` (or any, with `*`); otherwise 412 and nothing changes. Without it the write happens whatever changed meanwhile.
+                 * @example "q8PUVmQ4xw2Jx0lJ6pUoO2mEJbY"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+                /**
+                 * @description Makes a retry safe: 1 to 255 printable ASCII characters (a fresh UUID per intended change). A repeat by the same caller within 24 hours, with the same method, path and body, changes nothing and gets the first successful answer again (status, body, `Location`, `ETag`) with `Idempotent-Replayed: true`. A malformed key, or the same key with another path or body, is 422 (`field: "Idempotency-Key"`); a repeat while the first is still running is 409.
+                 * @example 5f0c6c4e-3a52-4d8e-9a43-1f2b7c1d9e10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The playlist's id (UUID, any letter case)
+                 * @example 01970a40-3c4d-7e5f-a06b-7c8d9e0f1a05
+                 */
+                playlistId: components["parameters"]["PlaylistId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "songId": "01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PlaylistSongAdd"];
+            };
+        };
+        responses: {
+            204: components["responses"]["NoContentReplayable"];
+            /** @description Malformed request: the body is not a JSON object (or not `application/json`); `If-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Not the playlist’s owner (nor an admin) */
+            403: components["responses"]["Forbidden"];
+            /** @description No playlist with this id (or a malformed id) */
+            404: components["responses"]["NotFound"];
+            /** @description The song is already in the playlist, or the playlist is full; or a request with the same `Idempotency-Key` is still being processed */
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description `songId` missing, malformed or naming no song; or the `Idempotency-Key` is malformed, or was already used with another path or body (`field: "Idempotency-Key"`) */
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "playlists-removeSong": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Write only if the resource still has this `ETag` (or any, with `*`); otherwise 412 and nothing changes. Without it the write happens whatever changed meanwhile.
+                 * @example "q8PUVmQ4xw2Jx0lJ6pUoO2mEJbY"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /**
+                 * @description The playlist's id (UUID, any letter case)
+                 * @example 01970a40-3c4d-7e5f-a06b-7c8d9e0f1a05
+                 */
+                playlistId: components["parameters"]["PlaylistId"];
+                /**
+                 * @description The song's id (UUID, any letter case)
+                 * @example 01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03
+                 */
+                songId: components["parameters"]["SongId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["NoContent"];
+            /** @description Malformed request: `If-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Not the playlist’s owner (nor an admin) */
+            403: components["responses"]["Forbidden"];
+            /** @description No such playlist, or the song is not in it */
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    health: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The API and its database answer */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ok",
+                     *       "database": "ok"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+            500: components["responses"]["InternalServerErrorUnmetered"];
+            /** @description The database is unreachable, or the instance is draining before it stops */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "degraded",
+                     *       "database": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+        };
+    };
+    healthLive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The process answers */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Liveness"];
+                };
+            };
+            500: components["responses"]["InternalServerErrorUnmetered"];
+        };
+    };
+    openapi: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Answer 304 without a body when the current `ETag` is one of these (or any, with `*`).
+                 * @example "q8PUVmQ4xw2Jx0lJ6pUoO2mEJbY"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OpenAPI 3.1 document */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "openapi": "3.1.0",
+                     *       "info": {
+                     *         "title": "Music catalogue API",
+                     *         "version": "1.1.0"
+                     *       }
+                     *     }
+                     */
+                    "application/json": Record<string, never>;
+                };
+            };
+            304: components["responses"]["NotModifiedUnmetered"];
+            /** @description `If-None-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequestUnmetered"];
+            500: components["responses"]["InternalServerErrorUnmetered"];
+        };
+    };
+    docs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description HTML page */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!doctype html><html lang="en">…</html> */
+                    "text/html": string;
+                };
+            };
+            500: components["responses"]["InternalServerErrorUnmetered"];
+        };
+    };
+}
