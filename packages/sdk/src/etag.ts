@@ -81,7 +81,8 @@ export function etagReads(cache: EtagCache): Layer {
     }
     const etag = response.headers.get('ETag');
     if (response.status !== 200 || etag === null) {
-      if (response.status !== 304) cache.delete(key);
+      // Gone, or no longer tagged: forget it. A refusal (401, 403, 429, 503) says nothing of it.
+      if (response.status === 404 || response.status === 410 || response.ok) cache.delete(key);
       return response;
     }
     const body = await response.arrayBuffer();
