@@ -6,6 +6,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // One migrated database for the run, copied by each file's API (@music/db's testing/global-setup.ts).
-    globalSetup: ['@music/db/testing/global-setup'],
+    globalSetup: ['../db/testing/global-setup.ts'],
   },
 });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { createOpenApiDocument } from '@music/api-router';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
+import { createOpenApiDocument } from '../../api-router/src/index';
 
 const SRC = path.resolve(import.meta.dirname, '../src');
 

@@ -1,5 +1,5 @@
-import type { TestApi } from '@music/api/test/support/harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestApi } from '../../../apps/api/test/support/harness';
 import { sessionOf, startApi, tagOf } from './support';
 
 let api: TestApi;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { Env } from '@music/api/src/runtime/env';
-import { type SignedIn, startTestApi, type TestApi } from '@music/api/test/support/harness';
+import type { Env } from '../../../apps/api/src/runtime/env';
+import { type SignedIn, startTestApi, type TestApi } from '../../../apps/api/test/support/harness';
 import { createMusicClient, type MusicClient, type MusicClientOptions } from '../src/index';
 
 /**
