@@ -49,6 +49,24 @@ describe('ETag-aware reads', () => {
     expect(own.response.status).toBe(304);
   });
 
+  it('remembers the most recently read URLs only; a refused read is not remembered', async () => {
+    const user = await api.signUp();
+    const { client, sent } = sessionOf(api, user, { etags: { maxEntries: 1 } });
+    const me = { params: { path: { userId: user.id } } };
+    await client.GET('/auth/me');
+    await client.GET('/users/{userId}', me); // the one URL remembered now
+    await client.GET('/auth/me');
+    await client.GET('/users/{userId}', { params: { path: { userId: 'not-an-id' } } }); // 403 to a user
+    await client.GET('/auth/me');
+    expect(sent.map((r) => [r.path, r.headers.has('If-None-Match'), r.status])).toEqual([
+      ['/v1/auth/me', false, 200],
+      [`/v1/users/${user.id}`, false, 200],
+      ['/v1/auth/me', false, 200],
+      ['/v1/users/not-an-id', false, 403],
+      ['/v1/auth/me', true, 304],
+    ]);
+  });
+
   it('remembers nothing when turned off', async () => {
     const user = await api.signUp();
     const { client, sent } = sessionOf(api, user, { etags: false });
