@@ -5,7 +5,7 @@ import type { components, paths } from './generated/openapi.js';
 import { type ItemOf, type ListParams, type ListPath, listUrl, pages } from './paginate.js';
 import { type RetryOptions, retries } from './retry.js';
 import { authentication, Credentials, type SessionTokens } from './session.js';
-import { compose, idempotencyKeys, outgoingOf, sender } from './transport.js';
+import { compose, defaultHeaders, idempotencyKeys, outgoingOf, sender } from './transport.js';
 
 export type User = components['schemas']['User'];
 
@@ -65,6 +65,7 @@ export function createMusicClient(options: MusicClientOptions): MusicClient {
   const etags = options.etags === false ? undefined : new EtagCache(options.etags?.maxEntries);
   const send = compose(
     [
+      defaultHeaders(options.headers ?? {}),
       idempotencyKeys(base),
       ...(etags ? [etagReads(etags)] : []),
       authentication(credentials, base),
@@ -74,7 +75,6 @@ export function createMusicClient(options: MusicClientOptions): MusicClient {
   );
   const api = createClient<paths>({
     baseUrl: base.href.replace(/\/+$/, ''),
-    headers: options.headers ?? {},
     fetch: async (request) => send(await outgoingOf(request)),
   });
 

@@ -53,6 +53,15 @@ export function listUrl(
   return url;
 }
 
+/**
+ * `url` on the origin the client was given. The API builds its links from the address it was
+ * reached at, which behind a proxy may not be the client's: the token goes only where the
+ * client was told to send it.
+ */
+function onOrigin(url: URL, base: URL): URL {
+  return url.origin === base.origin ? url : new URL(`${url.pathname}${url.search}`, base.origin);
+}
+
 interface Page {
   data: unknown[];
   nextCursor?: unknown;
@@ -93,7 +102,8 @@ export async function* pages(send: Send, first: URL, signal?: AbortSignal): Asyn
       url.searchParams.set('cursor', cursor);
       url.searchParams.delete('page');
     } else {
-      url = parseLinks(response.headers.get('Link'), url).get('next');
+      const next = parseLinks(response.headers.get('Link'), url).get('next');
+      url = next && onOrigin(next, first);
     }
   }
 }

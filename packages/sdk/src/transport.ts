@@ -88,3 +88,12 @@ export function idempotencyKeys(base: URL): Layer {
     return next(request);
   };
 }
+
+/** Headers every request carries (the client's `headers` option), unless the request sets its own. */
+export function defaultHeaders(headers: Record<string, string>): Layer {
+  const entries = Object.entries(headers);
+  return (next) => (request) => {
+    for (const [name, value] of entries) if (!request.headers.has(name)) request.headers.set(name, value);
+    return next(request);
+  };
+}

@@ -33,6 +33,21 @@ describe('lists', () => {
     for (const query of pages) expect([query.get('search'), query.get('limit')]).toEqual([tag, '2']);
   });
 
+  it('keeps to the origin it was given when the links name another (a TLS-ending proxy in front)', async () => {
+    const admin = await api.signUp('admin');
+    // As a proxy that ends TLS would say: the API (trusting loopback) then links to https://.
+    const { client, sent } = sessionOf(api, admin, { headers: { 'X-Forwarded-Proto': 'https' } });
+    const tag = tagOf();
+    for (const n of [1, 2, 3]) await client.POST('/songs', { body: { title: `${tag} ${n}`, duration: 90 } });
+    sent.length = 0;
+    const titles: string[] = [];
+    for await (const song of client.list('/songs', { query: { search: tag, limit: 2 } }))
+      titles.push(song.title);
+    expect(titles).toEqual([`${tag} 1`, `${tag} 2`, `${tag} 3`]);
+    expect(sent[0]?.answered.get('Link')).toContain(`<https://${new URL(api.server.url).host}/v1/songs?`);
+    expect(sent.map((r) => r.status)).toEqual([200, 200]);
+  });
+
   it('stops early when the loop does, and fetches no page it does not need', async () => {
     const admin = await api.signUp('admin');
     const { client, sent } = sessionOf(api, admin);
