@@ -1,22 +1,21 @@
 // `pnpm example`: starts the built API on loopback (embedded database in a temporary folder,
 // small request budgets), then checks, each in turn and all of them whatever fails first:
-//   1. the committed src/schema.d.ts is what the running API's document generates (drift);
-//   2. the example typechecks (strict) against it;
+//   1. the SDK's committed types (packages/sdk/src/generated/openapi.d.ts) are what the running
+//      API's document generates (drift);
+//   2. the example typechecks (strict) against them;
 //   3. the scenario passes against the API.
-// Then it stops the API and removes the folder. `--update-types` rewrites src/schema.d.ts
-// from the built API instead, and stops there.
+// Then it stops the API and removes the folder.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type RunningApi, startApi } from './api';
-import { generateTypes, SCHEMA_FILE } from './types';
+import { generateTypes, SCHEMA_FILE, typesOf } from './types';
 
 const PACKAGE_DIR = path.resolve(import.meta.dirname, '..');
 /** The whole run, API start-up included, is bounded by this. */
 const RUN_TIMEOUT_MS = 300_000;
-const update = process.argv.includes('--update-types');
 
 /** Runs a command to its end (killed after `ms`), its output passed through; resolves with its exit code. */
 function runCommand(args: string[], env: NodeJS.ProcessEnv, ms: number): Promise<number> {
@@ -50,24 +49,18 @@ function firstDifference(committed: string, generated: string): string {
 async function checks(api: RunningApi): Promise<string[]> {
   const failed: string[] = [];
   const generated = await generateTypes(api.url);
-  if (update) {
-    writeFileSync(SCHEMA_FILE, generated);
-    console.log(`wrote ${path.relative(process.cwd(), SCHEMA_FILE)} from the built API's document`);
-    return failed;
-  }
-
-  console.log('\n==> the committed types match the API document');
-  const committed = readFileSync(SCHEMA_FILE, 'utf8');
-  if (committed === generated) console.log('src/schema.d.ts is up to date');
+  console.log("\n==> the SDK's committed types match the API document");
+  const committed = typesOf(readFileSync(SCHEMA_FILE, 'utf8'));
+  if (committed === generated) console.log('packages/sdk/src/generated/openapi.d.ts is up to date');
   else {
     failed.push('types');
     console.log(
-      `src/schema.d.ts is not what the API's document generates: ${firstDifference(committed, generated)}`,
+      `packages/sdk/src/generated/openapi.d.ts is not what the API's document generates: ${firstDifference(committed, generated)}`,
     );
-    console.log('regenerate and commit it: pnpm --filter @music/example-rest-client types:update');
+    console.log('regenerate and commit it: pnpm --filter @music/sdk types:update');
   }
 
-  console.log('\n==> typecheck (strict) against src/schema.d.ts');
+  console.log("\n==> typecheck (strict) against the SDK's types");
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   if ((await runCommand([tsc, '-p', PACKAGE_DIR], process.env, 120_000)) === 0) console.log('no type errors');
   else failed.push('typecheck');
@@ -107,7 +100,7 @@ async function main(): Promise<number> {
       if (logs) console.error(`the API's last output:\n${logs.slice(-3000)}`);
       return 1;
     }
-    if (!update) console.log('\nrest-client example passed');
+    console.log('\nrest-client example passed');
     return 0;
   } catch (error) {
     console.error(`rest-client example: ${error instanceof Error ? error.message : String(error)}`);

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import type { components } from '@music/sdk';
 import { createApiClient } from './client';
 import { type BodyOf, documentedHeader, expectData, expectError, expectStatus } from './documented';
 import type { Account, Caller, Run, User } from './run';
-import type { components } from './schema';
 import { check, checkRecord, equal } from './steps';
 
 type Tokens = components['schemas']['TokenResponse'];
@@ -12,7 +12,12 @@ const MAX_EXPIRES_IN = 86_400;
 
 function callerOf(run: Run, tokens: Tokens): Caller {
   const { user, accessToken, refreshToken } = tokens;
-  return { user, accessToken, refreshToken, client: createApiClient(run.apiUrl, accessToken) };
+  return {
+    user,
+    accessToken,
+    refreshToken,
+    client: createApiClient(run.apiUrl, { accessToken, refreshToken }),
+  };
 }
 
 function checkTokens(tokens: Tokens, route: string): void {

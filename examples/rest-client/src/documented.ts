@@ -1,4 +1,4 @@
-import type { paths } from './schema';
+import type { paths } from '@music/sdk';
 
 /**
  * What the generated types say about responses, for the parts openapi-fetch does not type:

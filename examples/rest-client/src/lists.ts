@@ -1,18 +1,8 @@
+import { parseLinks } from '@music/sdk';
 import { genreOf } from './catalogue';
 import { documentedHeader, expectData } from './documented';
 import type { Caller, Run, Song } from './run';
 import { check, equal } from './steps';
-
-/** A `Link` header (RFC 8288) as relation -> URL, e.g. `next` -> `http://host/v1/songs?page=2`. */
-export function parseLinks(header: string): Map<string, URL> {
-  const links = new Map<string, URL>();
-  for (const match of header.matchAll(/<([^>]*)>((?:\s*;\s*[^;,]+)*)/g)) {
-    const [, target = '', params = ''] = match;
-    const rel = /;\s*rel\s*=\s*"?([^";]+)"?/i.exec(params)?.[1];
-    for (const name of rel?.trim().split(/\s+/) ?? []) links.set(name.toLowerCase(), new URL(target));
-  }
-  return links;
-}
 
 const PAGE_SIZE = 2;
 /** Enough for this run's songs; more pages than this means `next` never ends. */
@@ -37,7 +27,10 @@ export function followNextLinks(run: Run, listener: Caller | undefined) {
       const list = expectData(result, 'GET /songs', 200);
       total = list.pagination.total;
       seen.push(...list.data);
-      const links = parseLinks(documentedHeader(result.response, 'GET /songs', 200, 'Link'));
+      const links = parseLinks(
+        documentedHeader(result.response, 'GET /songs', 200, 'Link'),
+        new URL(run.apiUrl),
+      );
       check(links.has('first') && links.has('last'), `page ${page}'s Link lacks rel="first" or rel="last"`);
       equal(links.has('prev'), page > 1, `page ${page} has rel="prev"`);
       const next = links.get('next');
@@ -55,7 +48,19 @@ export function followNextLinks(run: Run, listener: Caller | undefined) {
     equal(new Set(seen.map((song) => song.id)).size, total, 'distinct songs across the pages');
     const titles = seen.map((song) => song.title);
     equal(titles, [...titles].sort(), 'the titles across the pages (ordered by title)');
-    say(`${page} pages of ${PAGE_SIZE} followed by rel="next": ${total} songs, each once, by title`);
+    // What a client does day to day: the SDK's iterator follows the same links by itself.
+    const listed: string[] = [];
+    for await (const song of client.list('/songs', { query: { search: run.tag, limit: PAGE_SIZE } })) {
+      listed.push(song.id);
+    }
+    equal(
+      listed,
+      seen.map((song) => song.id),
+      'the songs client.list() iterates',
+    );
+    say(
+      `${page} pages of ${PAGE_SIZE} followed by rel="next": ${total} songs, each once, by title; client.list() the same`,
+    );
     return seen;
   });
 }

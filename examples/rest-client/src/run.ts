@@ -1,5 +1,5 @@
+import type { components } from '@music/sdk';
 import type { ApiClient } from './client';
-import type { components } from './schema';
 import type { Scenario } from './steps';
 
 export type User = components['schemas']['User'];

@@ -109,7 +109,7 @@ describe('GET /v1/openapi.json', () => {
       if (ok === '204') expect(op.responses['204'].content, key).toBeUndefined();
       for (const status of statuses.filter((s) => Number(s) >= 400)) {
         expect(op.responses[status].content['application/json'].schema.$ref, `${key} ${status}`).toBe(
-          status === '422' ? '#/components/schemas/ValidationError' : '#/components/schemas/Error',
+          status === '422' ? '#/components/schemas/ValidationError' : '#/components/schemas/ApiError',
         );
       }
       // 400: a malformed If-Match / If-None-Match is read on every request; 401: a missing token,
@@ -136,8 +136,8 @@ describe('GET /v1/openapi.json', () => {
     expect(login).not.toMatch(/missing/i);
   });
 
-  it('shapes Error and ValidationError so a client narrows on `code`', () => {
-    const { Error: error, ValidationError: validation } = doc.components.schemas;
+  it('shapes ApiError and ValidationError so a client narrows on `code`', () => {
+    const { ApiError: error, ValidationError: validation } = doc.components.schemas;
     expect([...error.properties.code.enum].sort()).toEqual(
       CODES.filter((c) => c !== 'VALIDATION_FAILED').sort(),
     );
@@ -147,6 +147,10 @@ describe('GET /v1/openapi.json', () => {
     expect(error.properties.errors).toBeUndefined();
     expect(validation.properties.errors.minItems).toBe(1);
     expect(validation.properties.errors.items.required).toEqual(['field', 'message']);
+    // `Error`, the name before 1.2, is an alias of ApiError that no response uses.
+    expect(doc.components.schemas.Error.$ref).toBe('#/components/schemas/ApiError');
+    expect(JSON.stringify(doc.paths)).not.toContain('#/components/schemas/Error"');
+    expect(JSON.stringify(doc.components.responses)).not.toContain('#/components/schemas/Error"');
     for (const { key, op } of all) {
       for (const [status, response] of Object.entries(op.responses) as Array<[string, Json]>) {
         const ref = response.content?.['application/json']?.schema.$ref;

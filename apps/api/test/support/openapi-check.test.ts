@@ -53,7 +53,7 @@ describe('the OpenAPI response check', () => {
   });
 
   it('holds errors to their discriminated shapes', () => {
-    // Error's code never is VALIDATION_FAILED, and a 422 must carry `errors`.
+    // ApiError's code never is VALIDATION_FAILED, and a 422 must carry `errors`.
     const misfiled = JSON.stringify({ code: 'VALIDATION_FAILED', message: 'x' });
     expect(checkAgainstDocument('GET', path, 404, json, misfiled)).toMatch(/does not match/);
     expect(checkAgainstDocument('PATCH', path, 422, json, misfiled)).toMatch(/errors/);

@@ -153,11 +153,13 @@ const ERROR_MESSAGE = {
 };
 
 /**
- * `Error` and `ValidationError` are told apart by `code`: no value is in both, so a generated
- * union narrows (`if (e.code === 'VALIDATION_FAILED') e.errors`).
+ * `ApiError` and `ValidationError` are told apart by `code`: no value is in both, so a generated
+ * union narrows (`if (e.code === 'VALIDATION_FAILED') e.errors`). `ApiError`, not `Error`: a
+ * generated TypeScript client declares a type of each schema's name, and one named `Error`
+ * shadows the language's own in every file that imports it.
  */
 export const errorSchemas: Record<string, Json> = {
-  Error: {
+  ApiError: {
     type: 'object',
     description:
       'Every error but a validation failure. `code` is stable; `message` may change. A 422 is a ' +
@@ -172,6 +174,15 @@ export const errorSchemas: Record<string, Json> = {
       message: ERROR_MESSAGE,
     },
     additionalProperties: false,
+  },
+  // Kept as an alias, referenced by no response. Documents before this one named the error schema
+  // `Error`, and clients generated from them name it in their own code
+  // (`components['schemas']['Error']` with openapi-typescript, `import type { Error }` with
+  // hey-api or orval). The wire does not change, but such a client regenerating from a document
+  // without `Error` would no longer compile, and a minor version only adds. It goes in 2.0.
+  Error: {
+    $ref: '#/components/schemas/ApiError',
+    description: 'The same as `ApiError`: kept for clients generated from version 1.1.',
   },
   ValidationError: {
     type: 'object',

@@ -7,7 +7,7 @@ export const API_VERSION = '1.2.0';
  */
 export const INFO_DESCRIPTION = `Users, artists, songs and playlists of a music catalogue.
 
-**Conventions.** JSON in and out (UTF-8). Ids are UUIDs, accepted in any letter case and answered lower-case. Dates are UTC \`YYYY-MM-DDThh:mm:ssZ\`. Text is stored in Unicode NFC. Unknown body fields are refused (422). Every error is \`{code, message}\` (\`Error\`); a 422 is a \`ValidationError\` that adds \`errors: [{field, message}]\`. Branch on \`code\`, never on \`message\`. Every answer carries \`X-Request-Id\`.
+**Conventions.** JSON in and out (UTF-8). Ids are UUIDs, accepted in any letter case and answered lower-case. Dates are UTC \`YYYY-MM-DDThh:mm:ssZ\`. Text is stored in Unicode NFC. Unknown body fields are refused (422). Every error is \`{code, message}\` (\`ApiError\`); a 422 is a \`ValidationError\` that adds \`errors: [{field, message}]\`. Branch on \`code\`, never on \`message\`. Every answer carries \`X-Request-Id\`.
 
 **Lists** take \`page\` (from 1) and \`limit\` (1 to 100, default 20) and answer \`{data, pagination: {page, limit, total}}\` with a \`Link\` header (first, prev, next, last). A page past the end is empty and keeps the true \`total\`.
 

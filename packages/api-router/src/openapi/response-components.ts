@@ -85,7 +85,7 @@ function errorComponent(code: ErrorCode, variant: Variant): Json {
     description,
     headers,
     content: {
-      'application/json': { schema: schemaRef(validation ? 'ValidationError' : 'Error'), example },
+      'application/json': { schema: schemaRef(validation ? 'ValidationError' : 'ApiError'), example },
     },
   };
 }
@@ -98,9 +98,15 @@ const BODILESS = {
     description: 'Accepted: it goes on in the background. No body.',
     headers: [] as string[],
   },
+  // No `content` on purpose: a generator then gives the 304 no body type (openapi-typescript
+  // `content?: never`, orval `void`) instead of an empty object. No document shape makes the
+  // common generators treat it as a success (they type 2xx as data only; docs/decisions.md),
+  // so the description tells the integrator what to do with it.
   NotModified: {
     status: 304,
-    description: 'Not modified: the `ETag` sent in `If-None-Match` is still current. No body.',
+    description:
+      'Not modified: the `ETag` sent in `If-None-Match` is still current. No body: the ' +
+      'representation is the one the client stored with that `ETag`, which stays valid.',
     headers: ['ETag'],
   },
 } as const;
