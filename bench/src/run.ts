@@ -28,6 +28,7 @@ import {
   buildCases,
   FIXED_RATE_CASE,
   POOLER_CASES,
+  runBothOrders,
   runCase,
   runFixedRate,
   songDetails,
@@ -58,7 +59,7 @@ async function main() {
       (c) => selected(c.name) && (!c.before || servers.before),
     );
     for (const c of cases) {
-      await runCase(c, servers, settled, results);
+      await (c.bothOrders ? runBothOrders : runCase)(c, servers, settled, results);
     }
     const detail = songDetails(fixtures, auth);
     if (selected(FIXED_RATE_CASE)) await runFixedRate(detail, servers, settled, results);
