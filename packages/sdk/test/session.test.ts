@@ -93,14 +93,27 @@ describe('a session', () => {
 });
 
 describe('an API key', () => {
-  it('is sent as a Bearer token as given, and never renewed', async () => {
-    const key = `mc_${'k'.repeat(40)}`;
+  it('is sent as a Bearer token as given, acts as its owner within its scopes, and is never renewed', async () => {
+    const owner = await api.signUp();
+    const made = await api.request('POST', '/api-keys', {
+      token: owner.token,
+      body: { name: 'sdk test', scopes: ['catalogue:read'] },
+    });
+    const key = made.body.token as string;
     const { client, sent } = clientOf(api, { apiKey: key });
-    const { response } = await client.GET('/auth/me');
+    const me = await client.GET('/auth/me');
     expect(sent[0]?.headers.get('Authorization')).toBe(`Bearer ${key}`);
-    // Not a key this API issued: refused as any unknown token is.
-    expect(response.status).toBe(401);
-    expect(response.headers.get('WWW-Authenticate')).toContain('error="invalid_token"');
+    expect(me.data?.id).toBe(owner.id);
+    // Outside its scopes: a 403 naming the scope, which no refresh could change.
+    const refused = await client.POST('/playlists', { body: { name: 'Not mine to make' } });
+    expect(refused.response.status).toBe(403);
+    expect(refused.error?.code).toBe('FORBIDDEN');
+    expect(refused.response.headers.get('WWW-Authenticate')).toContain('scope="playlists:write"');
+    // Deleted: refused as any unknown token is, and still never renewed.
+    await api.request('DELETE', `/api-keys/${made.body.id}`, { token: owner.token });
+    const gone = await client.GET('/auth/me');
+    expect(gone.response.status).toBe(401);
+    expect(gone.response.headers.get('WWW-Authenticate')).toContain('error="invalid_token"');
     expect(refreshes(sent)).toHaveLength(0);
     expect(client.session).toBeUndefined();
   });

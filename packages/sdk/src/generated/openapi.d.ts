@@ -72,7 +72,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The signed-in user
+         * The signed-in user (with an API key: the key’s owner)
          * @description The user the access token belongs to, as `GET /users/{userId}` shows it (with its `ETag`).
          */
         get: operations["auth-me"];
@@ -245,10 +245,66 @@ export interface paths {
          * Make a link for a user to set a new password (admin only)
          * @description New in 1.2: the admin’s way to let a user back in where no mail is set up. Answers the link of the console page where the user sets a new password, and when it stops working.
          *
-         *     For when no mail is set up, or it does not arrive: hand the link to its user. It works once, for 30 minutes; setting the password ends every session of the user. Any other caller gets 403, whatever the id.
+         *     For when no mail is set up, or it does not arrive: hand the link to its user. It works once, for 30 minutes; setting the password ends every session of the user. Any other caller gets 403, whatever the id. API keys cannot make one.
          */
         post: operations["users-passwordResetLink"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your API keys, oldest first (admins: anyone’s, with `userId`)
+         * @description `lastUsedAt` is recorded in batches (every 15 seconds on each instance), so it can trail a use made a moment ago on another instance.
+         *
+         *     Only a signed-in session manages keys: an API key gets 403.
+         */
+        get: operations["apiKeys-list"];
+        put?: never;
+        /**
+         * Make an API key for a program (its token is shown this once)
+         * @description Keep the `token` where the program runs: it is never shown again (only its `prefix`). A key with `catalogue:write` of an artist account writes that artist’s songs, an admin’s writes any; demote the owner and the key can do no more than the owner now can. No `Idempotency-Key`: a retried creation makes a second key (delete the one you did not keep).
+         *
+         *     The key acts as you, within its `scopes`, and never beyond what your role allows at the moment of each request. At most 100 keys an account (409 beyond). Only a signed-in session manages keys: an API key gets 403.
+         */
+        post: operations["apiKeys-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api-keys/{apiKeyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One of your API keys (admins: anyone’s)
+         * @description Everything but the token, which is never stored.
+         *
+         *     Only a signed-in session manages keys: an API key gets 403.
+         */
+        get: operations["apiKeys-get"];
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key: refused from the next request on, on every instance
+         * @description The key is refused (401) from the next request on, on every instance.
+         *
+         *     Only a signed-in session manages keys: an API key gets 403.
+         */
+        delete: operations["apiKeys-delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -559,7 +615,7 @@ export interface paths {
          * The audit trail: every write, newest first (admin only)
          * @description Filters combine: `targetType` and `targetId` (the record written), `actorId` (the user who wrote), `action`, `since` (inclusive) and `until` (exclusive). A page holds `limit` events (1 to 100, default 20); follow `nextCursor` until it is null. `changes` holds each changed field as `{ "before", "after" }` (a creation from null, a deletion to null; a song linked to or unlinked from an artist, or added to or removed from a playlist, as `songId`); a password appears only as the string `"changed"`. An update that changes only the role is `user.role_changed`, only the password `user.password_changed`; a playlist replace that only reorders its songs is `playlist.songs_reordered`. `actor.userId` is null for an anonymous sign-up; a password reset confirmed with a mailed link names the account’s own user. Events are removed after AUDIT_RETENTION_DAYS days (365 by default).
          *
-         *     One event per committed write, recorded in the write’s own transaction: a refused or failed write, or one that changed nothing, records none. Actions: `user.created`, `user.updated`, `user.role_changed`, `user.password_changed`, `user.password_reset`, `user.reset_link_created`, `user.deleted`, `artist.created`, `artist.updated`, `artist.deleted`, `artist.song_linked`, `artist.song_unlinked`, `song.created`, `song.updated`, `song.deleted`, `playlist.created`, `playlist.updated`, `playlist.songs_reordered`, `playlist.song_added`, `playlist.song_removed`, `playlist.deleted`. Paged by `cursor` (the previous page’s `nextCursor`), not by page number.
+         *     One event per committed write, recorded in the write’s own transaction: a refused or failed write, or one that changed nothing, records none. Actions: `user.created`, `user.updated`, `user.role_changed`, `user.password_changed`, `user.password_reset`, `user.reset_link_created`, `user.deleted`, `artist.created`, `artist.updated`, `artist.deleted`, `artist.song_linked`, `artist.song_unlinked`, `song.created`, `song.updated`, `song.deleted`, `playlist.created`, `playlist.updated`, `playlist.songs_reordered`, `playlist.song_added`, `playlist.song_removed`, `playlist.deleted`, `api_key.created`, `api_key.deleted`. Paged by `cursor` (the previous page’s `nextCursor`), not by page number.
          */
         get: operations["auditEvents-list"];
         put?: never;
@@ -656,6 +712,11 @@ export interface components {
     schemas: {
         /** @enum {string} */
         Role: "user" | "artist" | "admin";
+        /**
+         * @description What an API key may do: `catalogue:*` songs, artists and genres; `playlists:*` playlists; `users:*` accounts and profiles; `events:read` the audit trail (admins) and the change feed; `webhooks:write` webhooks. `:read` covers GETs, `:write` everything else.
+         * @enum {string}
+         */
+        Scope: "catalogue:read" | "catalogue:write" | "playlists:read" | "playlists:write" | "users:read" | "users:write" | "events:read" | "webhooks:write";
         TokenResponse: {
             /** @description JWT for `Authorization: Bearer`, valid 24 hours */
             accessToken: string;
@@ -725,6 +786,42 @@ export interface components {
              * @example 2026-11-22T12:30:00Z
              */
             expiresAt: string;
+        };
+        CreatedApiKey: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            scopes: components["schemas"]["Scope"][];
+            /** @description The token’s first 12 characters, to tell keys apart */
+            prefix: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T12:00:00Z
+             */
+            createdAt: string;
+            /** @description When it stops working; null: never */
+            expiresAt: string | null;
+            /** @description When it was last used (recorded in batches: up to 15 seconds behind); null: never */
+            lastUsedAt: string | null;
+            /** @description The key itself (`mc_…`): shown this once, stored only as a hash. Send it as `Authorization: Bearer mc_…`. */
+            token: string;
+        };
+        ApiKey: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            scopes: components["schemas"]["Scope"][];
+            /** @description The token’s first 12 characters, to tell keys apart */
+            prefix: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T12:00:00Z
+             */
+            createdAt: string;
+            /** @description When it stops working; null: never */
+            expiresAt: string | null;
+            /** @description When it was last used (recorded in batches: up to 15 seconds behind); null: never */
+            lastUsedAt: string | null;
         };
         ArtistList: {
             data: components["schemas"]["Artist"][];
@@ -845,11 +942,11 @@ export interface components {
                 apiKeyId: string | null;
             };
             /** @enum {string} */
-            action: "user.created" | "user.updated" | "user.role_changed" | "user.password_changed" | "user.password_reset" | "user.reset_link_created" | "user.deleted" | "artist.created" | "artist.updated" | "artist.deleted" | "artist.song_linked" | "artist.song_unlinked" | "song.created" | "song.updated" | "song.deleted" | "playlist.created" | "playlist.updated" | "playlist.songs_reordered" | "playlist.song_added" | "playlist.song_removed" | "playlist.deleted";
+            action: "user.created" | "user.updated" | "user.role_changed" | "user.password_changed" | "user.password_reset" | "user.reset_link_created" | "user.deleted" | "artist.created" | "artist.updated" | "artist.deleted" | "artist.song_linked" | "artist.song_unlinked" | "song.created" | "song.updated" | "song.deleted" | "playlist.created" | "playlist.updated" | "playlist.songs_reordered" | "playlist.song_added" | "playlist.song_removed" | "playlist.deleted" | "api_key.created" | "api_key.deleted";
             /** @description The record written */
             target: {
                 /** @enum {string} */
-                type: "user" | "artist" | "song" | "playlist";
+                type: "user" | "artist" | "song" | "playlist" | "api_key";
                 /** Format: uuid */
                 id: string;
             };
@@ -960,6 +1057,16 @@ export interface components {
         };
         UserRoleUpdate: {
             role: components["schemas"]["Role"];
+        };
+        ApiKeyCreate: {
+            /** @description 1 to 100 characters: what the key is for */
+            name: string;
+            scopes: components["schemas"]["Scope"][];
+            /**
+             * Format: date-time
+             * @description When the key stops working (a future date-time); omitted: never
+             */
+            expiresAt?: string;
         };
         ArtistCreate: {
             /** @description 1 to 200 characters after trimming */
@@ -1219,6 +1326,7 @@ export interface components {
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "WWW-Authenticate": components["headers"]["InsufficientScope"];
                 [name: string]: unknown;
             };
             content: {
@@ -1471,6 +1579,11 @@ export interface components {
          * @example 01970a40-3c4d-7e5f-a06b-7c8d9e0f1a05
          */
         PlaylistId: string;
+        /**
+         * @description The API key's id (UUID, any letter case)
+         * @example 01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03
+         */
+        ApiKeyId: string;
     };
     requestBodies: never;
     headers: {
@@ -1494,6 +1607,8 @@ export interface components {
         "Retry-After": number;
         /** @description RFC 6750 challenge: `Bearer realm="music"`, plus `error="invalid_token"` when a token was sent and refused (expired, revoked, forged): sign in or refresh, then retry. */
         "WWW-Authenticate": string;
+        /** @description On the 403 of an API key only (RFC 6750): `Bearer realm="music", error="insufficient_scope", scope="…"` naming the scope the operation needs, without `scope` where no key may call it. A 403 for a role or an ownership has none. */
+        InsufficientScope: string;
         /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key`: nothing was done again. */
         "Idempotent-Replayed": "true";
         /** @description Sent only to browsers on an origin the operator allowed (`CORS_ORIGINS`): that origin. Cookies are never allowed. */
@@ -1639,6 +1754,8 @@ export interface operations {
             /** @description Malformed request: `If-Match` is not `*` or a list of entity tags */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            /** @description Signed in, but not allowed (role or ownership); or an API key (only a signed-in session may call this operation) */
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -1827,7 +1944,7 @@ export interface operations {
             /** @description Malformed request: a query parameter is malformed or out of range (`page=0`, `limit=101`); `sort` names an unknown field or one field twice; `If-None-Match` is not `*` or a list of entity tags */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description Not an admin */
+            /** @description Not an admin; or an API key without the scope `users:read` (`WWW-Authenticate` names it) */
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -1892,7 +2009,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             /** @description A bearer token was sent and refused (invalid, expired or revoked); send none to sign up anonymously */
             401: components["responses"]["Unauthorized"];
-            /** @description A `role` other than `user` without an admin’s token */
+            /** @description A `role` other than `user` without an admin’s token; or an API key without the scope `users:write` (`WWW-Authenticate` names it) */
             403: components["responses"]["Forbidden"];
             /** @description The email is already used (case-insensitively); or a request with the same `Idempotency-Key` is still being processed */
             409: components["responses"]["Conflict"];
@@ -1969,6 +2086,8 @@ export interface operations {
             /** @description Malformed request: a query parameter is malformed or out of range (`page=0`, `limit=101`); `If-None-Match` is not `*` or a list of entity tags */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            /** @description Signed in, but not allowed (role or ownership); or an API key without the scope `users:read` (`WWW-Authenticate` names it) */
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2025,7 +2144,7 @@ export interface operations {
             /** @description Malformed request: `If-None-Match` is not `*` or a list of entity tags */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description You are not an admin and this is not your own id (whether or not such a user exists). */
+            /** @description You are not an admin and this is not your own id (whether or not such a user exists).; or an API key without the scope `users:read` (`WWW-Authenticate` names it) */
             403: components["responses"]["Forbidden"];
             /** @description No user with this id (admins only: others get 403) */
             404: components["responses"]["NotFound"];
@@ -2095,7 +2214,7 @@ export interface operations {
             /** @description Malformed request: the body is not a JSON object (or not `application/json`); `If-Match` is not `*` or a list of entity tags */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description You are not an admin and this is not your own id (whether or not such a user exists). Or a non-admin sending a `role` other than their current one. */
+            /** @description You are not an admin and this is not your own id (whether or not such a user exists). Or a non-admin sending a `role` other than their current one.; or an API key without the scope `users:write` (`WWW-Authenticate` names it) */
             403: components["responses"]["Forbidden"];
             /** @description No user with this id (admins only: others get 403) */
             404: components["responses"]["NotFound"];
@@ -2136,7 +2255,7 @@ export interface operations {
             /** @description Malformed request: `If-Match` is not `*` or a list of entity tags */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description You are not an admin and this is not your own id (whether or not such a user exists). */
+            /** @description You are not an admin and this is not your own id (whether or not such a user exists).; or an API key without the scope `users:write` (`WWW-Authenticate` names it) */
             403: components["responses"]["Forbidden"];
             /** @description No user with this id (admins only: others get 403) */
             404: components["responses"]["NotFound"];
@@ -2208,7 +2327,7 @@ export interface operations {
             /** @description Malformed request: the body is not a JSON object (or not `application/json`); `If-Match` is not `*` or a list of entity tags */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description You are not an admin and this is not your own id (whether or not such a user exists). Or a non-admin sending a `role` other than their current one. */
+            /** @description You are not an admin and this is not your own id (whether or not such a user exists). Or a non-admin sending a `role` other than their current one.; or an API key without the scope `users:write` (`WWW-Authenticate` names it) */
             403: components["responses"]["Forbidden"];
             /** @description No user with this id (admins only: others get 403) */
             404: components["responses"]["NotFound"];
@@ -2283,7 +2402,7 @@ export interface operations {
             /** @description Malformed request: the body is not a JSON object (or not `application/json`); `If-Match` is not `*` or a list of entity tags */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description Not an admin */
+            /** @description Not an admin; or an API key without the scope `users:write` (`WWW-Authenticate` names it) */
             403: components["responses"]["Forbidden"];
             /** @description No user with this id */
             404: components["responses"]["NotFound"];
@@ -2337,11 +2456,240 @@ export interface operations {
             /** @description Malformed request: `If-Match` is not `*` or a list of entity tags */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description Not an admin */
+            /** @description Not an admin; or an API key (only a signed-in session may call this operation) */
             403: components["responses"]["Forbidden"];
             /** @description No user with this id */
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "apiKeys-list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number, from 1
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page, 1 to 100
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /** @description Whose keys (admins only); default: your own */
+                userId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01970a3e-9b64-7e3b-8c8d-7a5f4e3d2c1b",
+                     *           "name": "Label ingest",
+                     *           "scopes": [
+                     *             "catalogue:read",
+                     *             "catalogue:write"
+                     *           ],
+                     *           "prefix": "mc_Q2hhbmdlT",
+                     *           "createdAt": "2026-11-27T10:00:00Z",
+                     *           "expiresAt": null,
+                     *           "lastUsedAt": null
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "limit": 20,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ApiKey"][];
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            /** @description Malformed request: a query parameter is malformed or out of range (`page=0`, `limit=101`); `If-None-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description An API key (keys never manage keys), or a non-admin naming another user’s `userId`; or an API key (only a signed-in session may call this operation) */
+            403: components["responses"]["Forbidden"];
+            /** @description No user with this `userId` */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "apiKeys-create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Label ingest",
+                 *       "scopes": [
+                 *         "catalogue:read",
+                 *         "catalogue:write"
+                 *       ],
+                 *       "expiresAt": "2027-11-27T00:00:00Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiKeyCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01970a3e-9b64-7e3b-8c8d-7a5f4e3d2c1b",
+                     *       "name": "Label ingest",
+                     *       "scopes": [
+                     *         "catalogue:read",
+                     *         "catalogue:write"
+                     *       ],
+                     *       "prefix": "mc_Q2hhbmdlT",
+                     *       "createdAt": "2026-11-27T10:00:00Z",
+                     *       "expiresAt": "2027-11-27T00:00:00Z",
+                     *       "lastUsedAt": null,
+                     *       "token": "mc_Q2hhbmdlTWVCZWZvcmVVc2luZ0l0SW5Qcm9kdWN0aW9u"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreatedApiKey"];
+                };
+            };
+            /** @description Malformed request: the body is not a JSON object (or not `application/json`); `If-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description An API key (keys never manage keys); or an API key (only a signed-in session may call this operation) */
+            403: components["responses"]["Forbidden"];
+            /** @description The account already has 100 keys */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description An unknown or repeated scope, no scope, an empty name, or `expiresAt` not in the future */
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "apiKeys-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The API key's id (UUID, any letter case)
+                 * @example 01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03
+                 */
+                apiKeyId: components["parameters"]["ApiKeyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01970a3e-9b64-7e3b-8c8d-7a5f4e3d2c1b",
+                     *       "name": "Label ingest",
+                     *       "scopes": [
+                     *         "catalogue:read",
+                     *         "catalogue:write"
+                     *       ],
+                     *       "prefix": "mc_Q2hhbmdlT",
+                     *       "createdAt": "2026-11-27T10:00:00Z",
+                     *       "expiresAt": null,
+                     *       "lastUsedAt": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            /** @description Malformed request: `If-None-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description An API key (keys never manage keys); or an API key (only a signed-in session may call this operation) */
+            403: components["responses"]["Forbidden"];
+            /** @description No key with this id among yours (an admin sees every key; a malformed id names none) */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "apiKeys-delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The API key's id (UUID, any letter case)
+                 * @example 01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03
+                 */
+                apiKeyId: components["parameters"]["ApiKeyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["NoContent"];
+            /** @description Malformed request: `If-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description An API key (keys never manage keys); or an API key (only a signed-in session may call this operation) */
+            403: components["responses"]["Forbidden"];
+            /** @description No key with this id among yours (an admin sees every key; a malformed id names none) */
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2422,6 +2770,8 @@ export interface operations {
             /** @description Malformed request: a query parameter is malformed or out of range (`page=0`, `limit=101`); `sort` names an unknown field or one field twice; `If-None-Match` is not `*` or a list of entity tags */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            /** @description Signed in, but not allowed (role or ownership); or an API key without the scope `catalogue:read` (`WWW-Authenticate` names it) */
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2484,7 +2834,7 @@ export interface operations {
             /** @description Malformed request: the body is not a JSON object (or not `application/json`); `If-Match` is not `*` or a list of entity tags */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description Not an admin */
+            /** @description Not an admin; or an API key without the scope `catalogue:write` (`WWW-Authenticate` names it) */
             403: components["responses"]["Forbidden"];
             /** @description Conflicts with the current state; or a request with the same `Idempotency-Key` is still being processed */
             409: components["responses"]["Conflict"];
@@ -2547,6 +2897,8 @@ export interface operations {
             /** @description Malformed request: `If-None-Match` is not `*` or a list of entity tags */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            /** @description Signed in, but not allowed (role or ownership); or an API key without the scope `catalogue:read` (`WWW-Authenticate` names it) */
+            403: components["responses"]["Forbidden"];
             /** @description No artist with this id (or a malformed id) */
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
@@ -2614,7 +2966,7 @@ export interface operations {
             /** @description Malformed request: the body is not a JSON object (or not `application/json`); `If-Match` is not `*` or a list of entity tags */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description Neither an admin nor the artist’s linked user (`userId`), or a non-admin changing `userId` */
+            /** @description Neither an admin nor the artist’s linked user (`userId`), or a non-admin changing `userId`; or an API key without the scope `catalogue:write` (`WWW-Authenticate` names it) */
             403: components["responses"]["Forbidden"];
             /** @description No artist with this id (or a malformed id) */
             404: components["responses"]["NotFound"];
@@ -2651,7 +3003,7 @@ export interface operations {
             /** @description Malformed request: `If-Match` is not `*` or a list of entity tags */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description Not an admin */
+            /** @description Not an admin; or an API key without the scope `catalogue:write` (`WWW-Authenticate` names it) */
             403: components["responses"]["Forbidden"];
             /** @description No artist with this id (or a malformed id) */
             404: components["responses"]["NotFound"];
@@ -2720,7 +3072,7 @@ export interface operations {
             /** @description Malformed request: the body is not a JSON object (or not `application/json`); `If-Match` is not `*` or a list of entity tags */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description Neither an admin nor the artist’s linked user (`userId`), or a non-admin changing `userId` */
+            /** @description Neither an admin nor the artist’s linked user (`userId`), or a non-admin changing `userId`; or an API key without the scope `catalogue:write` (`WWW-Authenticate` names it) */
             403: components["responses"]["Forbidden"];
             /** @description No artist with this id (or a malformed id) */
             404: components["responses"]["NotFound"];
@@ -2801,6 +3153,8 @@ export interface operations {
             /** @description Malformed request: a query parameter is malformed or out of range (`page=0`, `limit=101`); `If-None-Match` is not `*` or a list of entity tags */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            /** @description Signed in, but not allowed (role or ownership); or an API key without the scope `catalogue:read` (`WWW-Authenticate` names it) */
+            403: components["responses"]["Forbidden"];
             /** @description No artist with this id (or a malformed id) */
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
@@ -2832,7 +3186,7 @@ export interface operations {
             /** @description Malformed request: `If-Match` is not `*` or a list of entity tags */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description Neither an admin nor the artist’s linked user (`userId`) */
+            /** @description Neither an admin nor the artist’s linked user (`userId`); or an API key without the scope `catalogue:write` (`WWW-Authenticate` names it) */
             403: components["responses"]["Forbidden"];
             /** @description No such artist or no such song */
             404: components["responses"]["NotFound"];
@@ -2866,7 +3220,7 @@ export interface operations {
             /** @description Malformed request: `If-Match` is not `*` or a list of entity tags */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description Neither an admin nor the artist’s linked user (`userId`) */
+            /** @description Neither an admin nor the artist’s linked user (`userId`); or an API key without the scope `catalogue:write` (`WWW-Authenticate` names it) */
             403: components["responses"]["Forbidden"];
             /** @description No such artist, no such song, or the song is not linked to the artist */
             404: components["responses"]["NotFound"];
@@ -2955,6 +3309,8 @@ export interface operations {
             /** @description Malformed request: a query parameter is malformed or out of range (`page=0`, `limit=101`); `sort` names an unknown field or one field twice; `If-None-Match` is not `*` or a list of entity tags */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            /** @description Signed in, but not allowed (role or ownership); or an API key without the scope `catalogue:read` (`WWW-Authenticate` names it) */
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3027,7 +3383,7 @@ export interface operations {
             /** @description Malformed request: the body is not a JSON object (or not `application/json`); `If-Match` is not `*` or a list of entity tags */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description Neither an admin nor an artist account linked to one of `artistIds` */
+            /** @description Neither an admin nor an artist account linked to one of `artistIds`; or an API key without the scope `catalogue:write` (`WWW-Authenticate` names it) */
             403: components["responses"]["Forbidden"];
             /** @description Conflicts with the current state; or a request with the same `Idempotency-Key` is still being processed */
             409: components["responses"]["Conflict"];
@@ -3095,6 +3451,8 @@ export interface operations {
             /** @description Malformed request: `If-None-Match` is not `*` or a list of entity tags */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            /** @description Signed in, but not allowed (role or ownership); or an API key without the scope `catalogue:read` (`WWW-Authenticate` names it) */
+            403: components["responses"]["Forbidden"];
             /** @description No song with this id (or a malformed id) */
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
@@ -3127,7 +3485,7 @@ export interface operations {
             /** @description Malformed request: `If-Match` is not `*` or a list of entity tags */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description Neither an admin nor a user linked to one of the song’s artists */
+            /** @description Neither an admin nor a user linked to one of the song’s artists; or an API key without the scope `catalogue:write` (`WWW-Authenticate` names it) */
             403: components["responses"]["Forbidden"];
             /** @description No song with this id (or a malformed id) */
             404: components["responses"]["NotFound"];
@@ -3204,7 +3562,7 @@ export interface operations {
             /** @description Malformed request: the body is not a JSON object (or not `application/json`); `If-Match` is not `*` or a list of entity tags */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description Neither an admin nor a user linked to one of the song’s artists */
+            /** @description Neither an admin nor a user linked to one of the song’s artists; or an API key without the scope `catalogue:write` (`WWW-Authenticate` names it) */
             403: components["responses"]["Forbidden"];
             /** @description No song with this id (or a malformed id) */
             404: components["responses"]["NotFound"];
@@ -3280,6 +3638,8 @@ export interface operations {
             /** @description Malformed request: a query parameter is malformed or out of range (`page=0`, `limit=101`); `If-None-Match` is not `*` or a list of entity tags */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            /** @description Signed in, but not allowed (role or ownership); or an API key without the scope `catalogue:read` (`WWW-Authenticate` names it) */
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3361,7 +3721,7 @@ export interface operations {
             /** @description Malformed request: a query parameter is malformed or out of range (`page=0`, `limit=101`); `sort` names an unknown field or one field twice; `If-None-Match` is not `*` or a list of entity tags */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description A non-admin naming another user’s `userId` without `visibility=public` */
+            /** @description A non-admin naming another user’s `userId` without `visibility=public`; or an API key without the scope `playlists:read` (`WWW-Authenticate` names it) */
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -3434,7 +3794,7 @@ export interface operations {
             /** @description Malformed request: the body is not a JSON object (or not `application/json`); `If-Match` is not `*` or a list of entity tags */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description A non-admin sending a `userId` other than their own */
+            /** @description A non-admin sending a `userId` other than their own; or an API key without the scope `playlists:write` (`WWW-Authenticate` names it) */
             403: components["responses"]["Forbidden"];
             /** @description Conflicts with the current state; or a request with the same `Idempotency-Key` is still being processed */
             409: components["responses"]["Conflict"];
@@ -3503,7 +3863,7 @@ export interface operations {
             /** @description Malformed request: `If-None-Match` is not `*` or a list of entity tags */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description The playlist is private and not yours */
+            /** @description The playlist is private and not yours; or an API key without the scope `playlists:read` (`WWW-Authenticate` names it) */
             403: components["responses"]["Forbidden"];
             /** @description No playlist with this id (or a malformed id) */
             404: components["responses"]["NotFound"];
@@ -3582,7 +3942,7 @@ export interface operations {
             /** @description Malformed request: the body is not a JSON object (or not `application/json`); `If-Match` is not `*` or a list of entity tags */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description Not the playlist’s owner (nor an admin) */
+            /** @description Not the playlist’s owner (nor an admin); or an API key without the scope `playlists:write` (`WWW-Authenticate` names it) */
             403: components["responses"]["Forbidden"];
             /** @description No playlist with this id (or a malformed id) */
             404: components["responses"]["NotFound"];
@@ -3620,7 +3980,7 @@ export interface operations {
             /** @description Malformed request: `If-Match` is not `*` or a list of entity tags */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description Not the playlist’s owner (nor an admin) */
+            /** @description Not the playlist’s owner (nor an admin); or an API key without the scope `playlists:write` (`WWW-Authenticate` names it) */
             403: components["responses"]["Forbidden"];
             /** @description No playlist with this id (or a malformed id) */
             404: components["responses"]["NotFound"];
@@ -3699,7 +4059,7 @@ export interface operations {
             /** @description Malformed request: a query parameter is malformed or out of range (`page=0`, `limit=101`); `If-None-Match` is not `*` or a list of entity tags */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description The playlist is private and not yours */
+            /** @description The playlist is private and not yours; or an API key without the scope `playlists:read` (`WWW-Authenticate` names it) */
             403: components["responses"]["Forbidden"];
             /** @description No playlist with this id (or a malformed id) */
             404: components["responses"]["NotFound"];
@@ -3747,7 +4107,7 @@ export interface operations {
             /** @description Malformed request: the body is not a JSON object (or not `application/json`); `If-Match` is not `*` or a list of entity tags */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description Not the playlist’s owner (nor an admin) */
+            /** @description Not the playlist’s owner (nor an admin); or an API key without the scope `playlists:write` (`WWW-Authenticate` names it) */
             403: components["responses"]["Forbidden"];
             /** @description No playlist with this id (or a malformed id) */
             404: components["responses"]["NotFound"];
@@ -3792,7 +4152,7 @@ export interface operations {
             /** @description Malformed request: `If-Match` is not `*` or a list of entity tags */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description Not the playlist’s owner (nor an admin) */
+            /** @description Not the playlist’s owner (nor an admin); or an API key without the scope `playlists:write` (`WWW-Authenticate` names it) */
             403: components["responses"]["Forbidden"];
             /** @description No such playlist, or the song is not in it */
             404: components["responses"]["NotFound"];
@@ -3806,7 +4166,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Only events about this kind of record: `user`, `artist`, `song`, `playlist`
+                 * @description Only events about this kind of record: `user`, `artist`, `song`, `playlist`, `api_key`
                  * @example song
                  */
                 targetType?: string;
@@ -3818,7 +4178,7 @@ export interface operations {
                 /** @description Only events of writes by this user (their id) */
                 actorId?: string;
                 /**
-                 * @description Only events of this action: `user.created`, `user.updated`, `user.role_changed`, `user.password_changed`, `user.password_reset`, `user.reset_link_created`, `user.deleted`, `artist.created`, `artist.updated`, `artist.deleted`, `artist.song_linked`, `artist.song_unlinked`, `song.created`, `song.updated`, `song.deleted`, `playlist.created`, `playlist.updated`, `playlist.songs_reordered`, `playlist.song_added`, `playlist.song_removed`, `playlist.deleted`
+                 * @description Only events of this action: `user.created`, `user.updated`, `user.role_changed`, `user.password_changed`, `user.password_reset`, `user.reset_link_created`, `user.deleted`, `artist.created`, `artist.updated`, `artist.deleted`, `artist.song_linked`, `artist.song_unlinked`, `song.created`, `song.updated`, `song.deleted`, `playlist.created`, `playlist.updated`, `playlist.songs_reordered`, `playlist.song_added`, `playlist.song_removed`, `playlist.deleted`, `api_key.created`, `api_key.deleted`
                  * @example song.updated
                  */
                 action?: string;
@@ -3886,7 +4246,7 @@ export interface operations {
             /** @description Malformed request: a query parameter is malformed or out of range (`page=0`, `limit=101`); `If-None-Match` is not `*` or a list of entity tags */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description The caller is not an admin */
+            /** @description The caller is not an admin; or an API key without the scope `events:read` (`WWW-Authenticate` names it) */
             403: components["responses"]["Forbidden"];
             /** @description An unknown `targetType` or `action`, a `since` or `until` that is not an ISO 8601 date-time, or a `cursor` this list did not give out (`field` names the parameter) */
             422: components["responses"]["ValidationFailed"];
