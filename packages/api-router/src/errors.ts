@@ -19,6 +19,11 @@ export interface AppErrorOptions {
   errors?: FieldError[];
   /** Seconds, sent as `Retry-After` (429, 503). */
   retryAfter?: number;
+  /**
+   * A 422 about a query parameter the query string carried well (a cursor, an `expand`) but
+   * that names nothing usable: it stays a 422 on a GET, where other query validation is a 400.
+   */
+  inQuery?: boolean;
   cause?: unknown;
 }
 
@@ -31,6 +36,7 @@ export class AppError extends Error {
   readonly status: number;
   readonly errors: FieldError[] | undefined;
   readonly retryAfter: number | undefined;
+  readonly inQuery: boolean;
 
   constructor(code: ErrorCode, message: string, options: AppErrorOptions = {}) {
     // Bounded here, once, for every code path that words an error from what a client sent.
@@ -42,6 +48,7 @@ export class AppError extends Error {
       e.message.length > MAX_MESSAGE_LENGTH ? { ...e, message: bounded(e.message) } : e,
     );
     this.retryAfter = options.retryAfter;
+    this.inQuery = options.inQuery ?? false;
   }
 }
 

@@ -7,11 +7,11 @@
  * derivation below is wrong.
  */
 export interface Traits {
-  /** The success body is a page (`data` + `pagination`): a `Link` header. */
+  /** The success body is a page (`data` + `pagination`): a `Link` header and a weak `ETag`. */
   list: boolean;
   /** The success body is one record (it has `id` and `updatedAt`): an `ETag` header. */
   record: boolean;
-  /** A GET of one record: takes `If-None-Match`, may answer 304. */
+  /** A GET of one record or of a list: takes `If-None-Match`, may answer 304. */
   conditionalRead: boolean;
   /** A write checked against the record's ETag: takes `If-Match`, may answer 412. */
   conditionalWrite: boolean;
@@ -74,10 +74,11 @@ export function deriveTraits(sources: readonly TraitSource[]): Traits[] {
     const record = isRecordAnswer(source);
     const keys = source.outputFields;
     const ownsRecords = collections.has(route.path.split('/')[1]);
+    const list = answersBody(route) && keys.has('data') && keys.has('pagination');
     const derived: Traits = {
-      list: answersBody(route) && keys.has('data') && keys.has('pagination'),
+      list,
       record,
-      conditionalRead: route.method === 'GET' && record,
+      conditionalRead: route.method === 'GET' && (record || list),
       // Declared by the operation (it checks If-Match in its service), or a plain write of a record.
       conditionalWrite:
         (route.errors ?? []).includes('PRECONDITION_FAILED') ||

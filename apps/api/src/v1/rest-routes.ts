@@ -153,13 +153,14 @@ export function inputReader(
 }
 
 /**
- * Validation of a GET/DELETE input concerns its query string: that is a 400, not a 422. Any
+ * Validation of a GET/DELETE input concerns its query string: that is a 400, not a 422, except
+ * for the parameters a service finds unusable (a tampered cursor, an unknown `expand`). Any
  * other failure is handed on as it was thrown, for the one error path to answer.
  */
 export function queryAware(error: unknown, method: string): unknown {
   if (BODY_METHODS.has(method)) return error;
   const { error: app } = appErrorOf(error);
-  if (app.code !== 'VALIDATION_FAILED') return error;
+  if (app.code !== 'VALIDATION_FAILED' || app.inQuery) return error;
   const detail = (app.errors ?? []).map((e) => `${e.field}: ${e.message}`).join('; ');
   return new AppError('BAD_REQUEST', `Invalid query parameters (${detail})`);
 }

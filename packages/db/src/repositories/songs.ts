@@ -2,7 +2,15 @@ import { sql } from 'kysely';
 import { likeContains } from '../like';
 import type { Db, SongRow, SongsTable } from '../schema';
 import { statement } from '../sql';
-import { type OrderKey, orderColumns, orderTerms } from './order';
+import {
+  afterKeyset,
+  type Keyset,
+  keysetPage,
+  keysetSelections,
+  type OrderKey,
+  orderColumns,
+  orderTerms,
+} from './order';
 import { countRows } from './row-counts';
 
 export type NewSong = Omit<SongRow, 'created_at' | 'updated_at'>;
@@ -19,6 +27,8 @@ export interface SongFilters {
   /** Case-insensitive equality. */
   genre?: string | undefined;
   artistId?: string | undefined;
+  /** Only these songs (one `= any(array)` on the primary key, however many). */
+  ids?: readonly string[] | undefined;
 }
 
 /** The columns a list of songs can be ordered by (the API's `sort` fields). */
@@ -115,6 +125,7 @@ function filteredSongs(db: Db, filters: SongFilters) {
   if (filters.genre) {
     query = query.where(sql`lower(songs.genre)`, '=', sql`lower(${filters.genre})`);
   }
+  if (filters.ids) query = query.where('songs.id', '=', sql<string>`any(${[...filters.ids]}::uuid[])`);
   if (filters.artistId) {
     const artistId = filters.artistId;
     query = query.where('songs.id', 'in', (eb) =>
@@ -146,7 +157,7 @@ export async function listSongIds(
   db: Db,
   args: Omit<SongFilters, 'search'> & SongPageArgs,
 ): Promise<{ ids: string[]; total: number }> {
-  const filtered = Boolean(args.genre || args.artistId);
+  const filtered = Boolean(args.genre || args.artistId || args.ids);
   const [rows, total] = await Promise.all([
     songPageQuery(db, args).execute(),
     filtered
@@ -182,6 +193,61 @@ export function songSearchQuery(db: Db, args: SongFilters & SongPageArgs) {
         sql<string[]>`array(${pageIds.limit(args.limit).offset(args.offset)})::text[]`.as('ids'),
       ];
     });
+}
+
+/**
+ * A page of song ids after a position (cursor mode), `limit` of them, and the position after the
+ * last when more follow. A search collects its matches first, as `songSearchQuery` does, then
+ * pages through them by keyset; no total is counted, and nothing is cached: each page is read
+ * in its own snapshot, exact.
+ */
+export async function listSongIdsAfter(
+  db: Db,
+  args: SongFilters & {
+    sort?: readonly OrderKey<SongSortColumn>[] | undefined;
+    limit: number;
+    after: Keyset | null;
+  },
+): Promise<{ ids: string[]; next: Keyset | null }> {
+  const width = orderColumns(args.sort, BY_TITLE).length;
+  const rows = args.search
+    ? await db
+        .with(
+          (wb) => wb('matches').materialized(),
+          () =>
+            filteredSongs(db, args).select([
+              'songs.id',
+              ...orderColumns(args.sort, BY_TITLE).map((column) => `songs.${column}` as const),
+            ]),
+        )
+        .selectFrom('matches')
+        .select('matches.id')
+        .select(keysetSelections('matches', args.sort, BY_TITLE))
+        .$call((query) => {
+          let ordered = args.after
+            ? query.where(afterKeyset('matches', args.sort, BY_TITLE, args.after))
+            : query;
+          for (const [ref, direction] of orderTerms('matches', args.sort, BY_TITLE)) {
+            ordered = ordered.orderBy(ref, direction);
+          }
+          return ordered.limit(args.limit + 1);
+        })
+        .execute()
+    : await filteredSongs(db, args)
+        .select('songs.id')
+        .select(keysetSelections('songs', args.sort, BY_TITLE))
+        .$call((query) => {
+          let ordered = args.after
+            ? query.where(afterKeyset('songs', args.sort, BY_TITLE, args.after))
+            : query;
+          for (const [ref, direction] of orderTerms('songs', args.sort, BY_TITLE)) {
+            ordered = ordered.orderBy(ref, direction);
+          }
+          return ordered.limit(args.limit + 1);
+        })
+        .execute();
+  const page = keysetPage(rows as { id: string }[], args.limit, width);
+  return { ids: page.rows.map((row) => row.id), next: page.next };
 }
 
 /** The catalogue's version: every committed change to songs, artists or their links moves it on. */
