@@ -73,12 +73,12 @@ async function assertExisting(
 
 /** One page of a list, as every list answers: `{ data, pagination: { page, limit, total } }`. */
 export async function page<Row, Item>(
-  input: { page: number; limit: number },
+  input: { page?: number | undefined; limit: number },
   fetch: (window: { limit: number; offset: number }) => Promise<{ rows: Row[]; total: number }>,
   toItem: (row: Row) => Item,
 ) {
   const { rows, total } = await fetch(pageWindow(input));
-  return { data: rows.map(toItem), pagination: { page: input.page, limit: input.limit, total } };
+  return { data: rows.map(toItem), pagination: { page: input.page ?? 1, limit: input.limit, total } };
 }
 
 /** How a cursor-capable list reads its rows: a page by offset with its total, or after a position. */

@@ -19,8 +19,17 @@ export function uuidField() {
   return z.uuid().toLowerCase();
 }
 
+/**
+ * `page`, one schema for every list (the document shares it as one parameter): optional, so a
+ * list that also pages by cursor can tell `page` given from `page` left out; 1 when omitted.
+ */
+const pageParam = z.number().int().min(1).optional().meta({
+  description: 'Page number, from 1 (default 1). Not with `cursor` on the lists that take one.',
+  example: 1,
+});
+
 export const pageQuery = {
-  page: z.number().int().min(1).default(1).meta({ description: 'Page number, from 1' }),
+  page: pageParam,
   limit: z.number().int().min(1).max(100).default(20).meta({ description: 'Items per page, 1 to 100' }),
 };
 
@@ -44,12 +53,7 @@ export function listOf<T extends z.ZodType>(item: T) {
  * given) or `cursor` (empty for the first page, then a page's `nextCursor`), never both.
  */
 export const listQuery = {
-  page: z
-    .number()
-    .int()
-    .min(1)
-    .optional()
-    .meta({ description: 'Page number, from 1 (default 1); not with `cursor`' }),
+  page: pageParam,
   limit: pageQuery.limit,
   cursor: z
     .string()
@@ -95,8 +99,8 @@ export function pageMode<P extends { limit: number }>(pagination: P): Extract<P,
   return pagination as Extract<P, { total: number }>;
 }
 
-export function pageWindow(input: { page: number; limit: number }) {
-  return { limit: input.limit, offset: (input.page - 1) * input.limit };
+export function pageWindow(input: { page?: number | undefined; limit: number }) {
+  return { limit: input.limit, offset: ((input.page ?? 1) - 1) * input.limit };
 }
 
 export const dateTime = z.string().meta({ format: 'date-time', example: '2026-11-22T12:00:00Z' });

@@ -29,7 +29,7 @@ export const playlistsRouter = router({
           'extension, for browsing what others share): any signed-in caller gets only public ' +
           'playlists, every user’s or `userId`’s, never a private one (admins included). Oldest ' +
           'first unless `sort` says otherwise; ties are broken by id.',
-        errors: ['FORBIDDEN'],
+        errors: ['VALIDATION_FAILED', 'FORBIDDEN'],
       }),
     )
     .input(listPlaylistsInput)
@@ -109,7 +109,7 @@ export const playlistsRouter = router({
         summary: 'The playlist’s songs in playlist order',
         description:
           'Always in playlist order (there is no `sort`): reorder with PUT /playlists/{playlistId}.',
-        errors: ['FORBIDDEN'],
+        errors: ['VALIDATION_FAILED', 'FORBIDDEN'],
       }),
     )
     .input(listPlaylistSongsInput)

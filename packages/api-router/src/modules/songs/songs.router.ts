@@ -26,6 +26,7 @@ export const songsRouter = router({
           'comma-separated UUIDs) only those songs. `expand=artists` adds each song’s artists. ' +
           'Paged by `page` (with `total`) or, with `cursor` (empty for the first page), by cursor: ' +
           'then `pagination` is `{ limit, nextCursor }` and pages stay exact under inserts.',
+        errors: ['VALIDATION_FAILED'],
       }),
     )
     .input(listSongsInput)
@@ -60,6 +61,7 @@ export const songsRouter = router({
         description:
           '`expand=artists` adds the song’s artists (`artists`). The ETag is of the answer as sent: ' +
           'send `If-Match` with the tag of a read without `expand`.',
+        errors: ['VALIDATION_FAILED'],
       }),
     )
     .input(getSongInput)

@@ -27,7 +27,7 @@ export const usersRouter = router({
         description:
           'Oldest first unless `sort` says otherwise; ties are broken by id. `search` matches a ' +
           'substring of the username or the email, case-insensitively.',
-        errors: ['FORBIDDEN'],
+        errors: ['VALIDATION_FAILED', 'FORBIDDEN'],
       }),
     )
     .input(listUsersInput)
@@ -46,6 +46,7 @@ export const usersRouter = router({
           'else sees themself and every user who owns at least one public playlist. Other users ' +
           'are simply absent (not an error), also when `ids` names them. Ordered by username, then ' +
           'id. `search` matches a substring of the username, case-insensitively.',
+        errors: ['VALIDATION_FAILED'],
       }),
     )
     .input(listProfilesInput)
