@@ -1,16 +1,12 @@
 import { sql } from 'kysely';
-import { likeContains } from '../like';
 import type { Db, SongRow, SongsTable } from '../schema';
 import { statement } from '../sql';
-import {
-  afterKeyset,
-  type Keyset,
-  keysetPage,
-  keysetSelections,
-  type OrderKey,
-  orderColumns,
-  orderTerms,
-} from './order';
+import { type OrderKey, orderColumns, orderTerms } from './order';
+import { BY_TITLE, filteredSongs, type SongFilters, type SongSortColumn } from './song-filters';
+
+export type { SongFilters, SongSortColumn } from './song-filters';
+export { listSongIdsAfter } from './song-keyset';
+
 import { countRows } from './row-counts';
 
 export type NewSong = Omit<SongRow, 'created_at' | 'updated_at'>;
@@ -21,27 +17,12 @@ export interface SongWithArtists extends SongRow {
   artist_ids: string[];
 }
 
-export interface SongFilters {
-  /** Case-insensitive (PostgreSQL's `lower`) substring of the title, the album or an artist's name. */
-  search?: string | undefined;
-  /** Case-insensitive equality. */
-  genre?: string | undefined;
-  artistId?: string | undefined;
-  /** Only these songs (one `= any(array)` on the primary key, however many). */
-  ids?: readonly string[] | undefined;
-}
-
-/** The columns a list of songs can be ordered by (the API's `sort` fields). */
-export type SongSortColumn = 'title' | 'album' | 'release_year' | 'duration' | 'created_at';
-
 /** A page of a song list: its window and its order (by title when `sort` is empty or omitted). */
 export interface SongPageArgs {
   sort?: readonly OrderKey<SongSortColumn>[] | undefined;
   limit: number;
   offset: number;
 }
-
-const BY_TITLE: readonly OrderKey<SongSortColumn>[] = [{ column: 'title', descending: false }];
 
 /** The columns of a song row (not `search_text`, which only search reads). */
 const SONG_COLUMNS = [
@@ -115,29 +96,6 @@ export async function lockSong(db: Db, id: string): Promise<boolean> {
   return row !== undefined;
 }
 
-function filteredSongs(db: Db, filters: SongFilters) {
-  let query = db.selectFrom('songs');
-  if (filters.search) {
-    // One trigram-indexed column holding title, album and artist names (see the migration
-    // 2026-11-23T10-00-song-search).
-    query = query.where(sql<boolean>`songs.search_text like lower(${likeContains(filters.search)})`);
-  }
-  if (filters.genre) {
-    query = query.where(sql`lower(songs.genre)`, '=', sql`lower(${filters.genre})`);
-  }
-  if (filters.ids) query = query.where('songs.id', '=', sql<string>`any(${[...filters.ids]}::uuid[])`);
-  if (filters.artistId) {
-    const artistId = filters.artistId;
-    query = query.where('songs.id', 'in', (eb) =>
-      eb
-        .selectFrom('song_artists')
-        .select('song_artists.song_id')
-        .where('song_artists.artist_id', '=', artistId),
-    );
-  }
-  return query;
-}
-
 /** The query of one page of song ids (ordered by `sort`, by default by title, then id). */
 function songPageQuery(db: Db, args: SongFilters & SongPageArgs) {
   let query = filteredSongs(db, args).select('songs.id');
@@ -193,61 +151,6 @@ export function songSearchQuery(db: Db, args: SongFilters & SongPageArgs) {
         sql<string[]>`array(${pageIds.limit(args.limit).offset(args.offset)})::text[]`.as('ids'),
       ];
     });
-}
-
-/**
- * A page of song ids after a position (cursor mode), `limit` of them, and the position after the
- * last when more follow. A search collects its matches first, as `songSearchQuery` does, then
- * pages through them by keyset; no total is counted, and nothing is cached: each page is read
- * in its own snapshot, exact.
- */
-export async function listSongIdsAfter(
-  db: Db,
-  args: SongFilters & {
-    sort?: readonly OrderKey<SongSortColumn>[] | undefined;
-    limit: number;
-    after: Keyset | null;
-  },
-): Promise<{ ids: string[]; next: Keyset | null }> {
-  const width = orderColumns(args.sort, BY_TITLE).length;
-  const rows = args.search
-    ? await db
-        .with(
-          (wb) => wb('matches').materialized(),
-          () =>
-            filteredSongs(db, args).select([
-              'songs.id',
-              ...orderColumns(args.sort, BY_TITLE).map((column) => `songs.${column}` as const),
-            ]),
-        )
-        .selectFrom('matches')
-        .select('matches.id')
-        .select(keysetSelections('matches', args.sort, BY_TITLE))
-        .$call((query) => {
-          let ordered = args.after
-            ? query.where(afterKeyset('matches', args.sort, BY_TITLE, args.after))
-            : query;
-          for (const [ref, direction] of orderTerms('matches', args.sort, BY_TITLE)) {
-            ordered = ordered.orderBy(ref, direction);
-          }
-          return ordered.limit(args.limit + 1);
-        })
-        .execute()
-    : await filteredSongs(db, args)
-        .select('songs.id')
-        .select(keysetSelections('songs', args.sort, BY_TITLE))
-        .$call((query) => {
-          let ordered = args.after
-            ? query.where(afterKeyset('songs', args.sort, BY_TITLE, args.after))
-            : query;
-          for (const [ref, direction] of orderTerms('songs', args.sort, BY_TITLE)) {
-            ordered = ordered.orderBy(ref, direction);
-          }
-          return ordered.limit(args.limit + 1);
-        })
-        .execute();
-  const page = keysetPage(rows as { id: string }[], args.limit, width);
-  return { ids: page.rows.map((row) => row.id), next: page.next };
 }
 
 /** The catalogue's version: every committed change to songs, artists or their links moves it on. */

@@ -105,6 +105,7 @@ export const artistsRouter = router({
         path: '/artists/{artistId}/songs',
         tag: 'artists',
         summary: 'The artist’s songs, ordered by title, then id',
+        description: '`expand=artists` adds each song’s artists; `cursor` pages by cursor (see GET /songs).',
         errors: ['VALIDATION_FAILED'],
       }),
     )

@@ -26,7 +26,8 @@ export const usersRouter = router({
         summary: 'List users (admin only)',
         description:
           'Oldest first unless `sort` says otherwise; ties are broken by id. `search` matches a ' +
-          'substring of the username or the email, case-insensitively.',
+          'substring of the username or the email, case-insensitively; `ids` (up to 100) answers ' +
+          'only those users. `cursor` pages by cursor (see GET /songs).',
         errors: ['VALIDATION_FAILED', 'FORBIDDEN'],
       }),
     )
