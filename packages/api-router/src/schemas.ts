@@ -72,6 +72,7 @@ const cursorPaginationSchema = z
     limit: z.number().int().min(1).max(100),
     nextCursor: z
       .string()
+      .max(8000)
       .nullable()
       .meta({ description: 'The next page’s `cursor`; null on the last page' }),
   })
