@@ -43,7 +43,11 @@ function fitsKind(value: unknown, kind: KeyKind): boolean {
   if (value === null) return true;
   if (typeof value !== 'string') return false;
   if (kind === 'int') return INT.test(value) && Math.abs(Number(value)) <= 2_147_483_647;
-  if (kind === 'time') return TIME.test(value) && !Number.isNaN(Date.parse(value));
+  if (kind === 'time') {
+    // A real instant: 2026-02-30 matches the pattern but PostgreSQL refuses it.
+    const millis = `${value.slice(0, 23)}Z`;
+    return TIME.test(value) && !Number.isNaN(Date.parse(millis)) && new Date(millis).toISOString() === millis;
+  }
   // biome-ignore lint/suspicious/noControlCharactersInRegex: NUL cannot reach PostgreSQL.
   return value.length <= 2000 && !/\u0000/.test(value);
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { uuidv7 } from '@music/db';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createRouterHarness, failureOf } from '../../../testing/index';
+import { encodeCursor } from '../../cursor';
 import { SONG_SORT_FIELDS } from './songs.schema';
 
 /** `songs.list` in cursor mode: keyset pages in every order, exact under inserts, checked cursors. */
@@ -133,6 +134,23 @@ describe('songs.list refuses a bad cursor with 422 on cursor', () => {
     const artistCursor = await h.caller(listener).artists.list({ limit: 1, cursor: '' });
     const other = 'nextCursor' in artistCursor.pagination ? artistCursor.pagination.nextCursor : null;
     if (other !== null) expect(await fieldsOf({ cursor: other })).toEqual(refused);
+  });
+
+  it('refuses a well-made cursor whose values do not fit their columns (never a database error)', async () => {
+    const id = uuidv7();
+    const made = (column: string, values: (string | null)[]) =>
+      encodeCursor('songs', [{ column, descending: false }], { values, id });
+    expect(
+      await fieldsOf({ sort: 'createdAt', cursor: made('created_at', ['2026-02-30T00:00:00.000000Z']) }),
+    ).toEqual(refused);
+    expect(await fieldsOf({ sort: 'duration', cursor: made('duration', ['99999999999']) })).toEqual(refused);
+    expect(await fieldsOf({ sort: 'duration', cursor: made('duration', ['1', '2']) })).toEqual(refused);
+    expect(await fieldsOf({ sort: 'title', cursor: made('title', ['a\u0000b']) })).toEqual(refused);
+    // The same cursor with fitting values is good, NULL included.
+    expect((await list({ sort: 'duration', cursor: made('duration', [null]) })).data).toBeDefined();
+    expect(
+      (await list({ sort: 'createdAt', cursor: made('created_at', ['2026-02-28T00:00:00.123456Z']) })).data,
+    ).toBeDefined();
   });
 
   it('refuses page with cursor (422 on page)', async () => {
