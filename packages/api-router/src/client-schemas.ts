@@ -29,3 +29,4 @@ export {
   updateUserInput,
   usernameSchema,
 } from './modules/users/users.schema';
+export { pageMode } from './schemas';

@@ -25,6 +25,7 @@ export { ensureAdmin } from './modules/auth/auth.service';
 export { createOpenApiDocument } from './openapi';
 export { type Operation, operationAt, operations } from './procedures';
 export { type AppRouter, appRouter } from './router';
+export { pageMode } from './schemas';
 export { type ApiKeyGrant, SCOPES, type Scope } from './scopes';
 export type { Traits } from './traits';
 export {

@@ -1,6 +1,7 @@
-import { attemptWindows, isUuid, type OrderKey } from '@music/db';
+import { attemptWindows, isKeysetWindow, isUuid, type Keyset, type OrderKey } from '@music/db';
 import type { z } from 'zod';
 import type { Actor, Context } from './context';
+import { encodeCursor, type ListInput, windowOf } from './cursor';
 import { AppError, validationError } from './errors';
 import { etagOf, matchesStrongly } from './etag';
 import { pageWindow, sortKeys } from './schemas';
@@ -72,12 +73,50 @@ async function assertExisting(
 
 /** One page of a list, as every list answers: `{ data, pagination: { page, limit, total } }`. */
 export async function page<Row, Item>(
-  input: { page: number; limit: number },
+  input: { page?: number | undefined; limit: number },
   fetch: (window: { limit: number; offset: number }) => Promise<{ rows: Row[]; total: number }>,
   toItem: (row: Row) => Item,
 ) {
   const { rows, total } = await fetch(pageWindow(input));
-  return { data: rows.map(toItem), pagination: { page: input.page, limit: input.limit, total } };
+  return { data: rows.map(toItem), pagination: { page: input.page ?? 1, limit: input.limit, total } };
+}
+
+/** How a cursor-capable list reads its rows: a page by offset with its total, or after a position. */
+export interface ListReads<Row> {
+  byOffset: (window: { limit: number; offset: number }) => Promise<{ rows: Row[]; total: number }>;
+  after: (window: { limit: number; after: Keyset | null }) => Promise<{ rows: Row[]; next: Keyset | null }>;
+}
+
+/**
+ * One page of a list that pages by number or by cursor (`cursor.ts`): without `cursor`, as
+ * `page` answers; with it, `{ data, pagination: { limit, nextCursor } }`. `list` names the list
+ * (a cursor is good for it only) and `order` is the order its rows are in, the default one
+ * included (a cursor is good for that order only).
+ */
+export async function listPage<Row, Item>(
+  input: ListInput,
+  list: string,
+  order: readonly OrderKey<string>[],
+  reads: ListReads<Row>,
+  toItem: (row: Row) => Item,
+) {
+  const window = windowOf(input, list, order);
+  if (!isKeysetWindow(window)) {
+    const { rows, total } = await reads.byOffset(window);
+    const pagination = { page: input.page ?? 1, limit: input.limit, total };
+    return { data: rows.map(toItem), pagination };
+  }
+  const { rows, next } = await reads.after(window);
+  const nextCursor = next === null ? null : encodeCursor(list, order, next);
+  return { data: rows.map(toItem), pagination: { limit: input.limit, nextCursor } };
+}
+
+/** The order a list's rows are in: `sort`'s keys, or the list's default when there are none. */
+export function orderOr<Column extends string>(
+  keys: OrderKey<Column>[],
+  fallback: readonly OrderKey<Column>[],
+): readonly OrderKey<Column>[] {
+  return keys.length > 0 ? keys : fallback;
 }
 
 /**

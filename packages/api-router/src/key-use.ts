@@ -1,5 +1,4 @@
 import { apiKeys, type Db } from '@music/db';
-import type { Logger } from './context';
 
 /**
  * When API keys were last used, written in batches: a request that uses a key notes it here (in
@@ -15,7 +14,7 @@ export class KeyUse {
 
   constructor(
     private readonly db: Db,
-    private readonly log: Logger,
+    private readonly log: { warn(message: string, fields?: Record<string, unknown>): void },
   ) {}
 
   note(keyId: string): void {

@@ -19,8 +19,17 @@ export function uuidField() {
   return z.uuid().toLowerCase();
 }
 
+/**
+ * `page`, one schema for every list (the document shares it as one parameter): optional, so a
+ * list that also pages by cursor can tell `page` given from `page` left out; 1 when omitted.
+ */
+const pageParam = z.number().int().min(1).optional().meta({
+  description: 'Page number, from 1 (default 1). Not with `cursor` on the lists that take one.',
+  example: 1,
+});
+
 export const pageQuery = {
-  page: z.number().int().min(1).default(1).meta({ description: 'Page number, from 1' }),
+  page: pageParam,
   limit: z.number().int().min(1).max(100).default(20).meta({ description: 'Items per page, 1 to 100' }),
 };
 
@@ -39,8 +48,60 @@ export function listOf<T extends z.ZodType>(item: T) {
   return z.object({ data: z.array(item).max(100), pagination: paginationSchema });
 }
 
-export function pageWindow(input: { page: number; limit: number }) {
-  return { limit: input.limit, offset: (input.page - 1) * input.limit };
+/**
+ * The query of a list that pages by number or by cursor: `page` (from 1; 1 when neither is
+ * given) or `cursor` (empty for the first page, then a page's `nextCursor`), never both.
+ */
+export const listQuery = {
+  page: pageParam,
+  limit: pageQuery.limit,
+  cursor: z
+    .string()
+    .max(8000)
+    .optional()
+    .meta({
+      description:
+        'Cursor mode: empty for the first page, then the `pagination.nextCursor` of the page before. ' +
+        'Pages stay exact while rows are added or removed (none skipped or repeated); no `total` ' +
+        'is counted. Opaque; one made for another list or `sort`, or altered, is a 422. Not with `page`.',
+    }),
+};
+
+const cursorPaginationSchema = z
+  .object({
+    limit: z.number().int().min(1).max(100),
+    nextCursor: z
+      .string()
+      .max(8000)
+      .nullable()
+      .meta({ description: 'The next page’s `cursor`; null on the last page' }),
+  })
+  .meta({ id: 'CursorPagination', description: 'The paging of a list read with `cursor`' });
+
+/**
+ * A list answer that pages by number (`pagination: { page, limit, total }`, as every list
+ * answered before cursors existed) or, when `cursor` was sent, by cursor
+ * (`pagination: { limit, nextCursor }`): one envelope, so a client that never sends `cursor`
+ * reads exactly what it did.
+ */
+export function cursorListOf<T extends z.ZodType>(item: T) {
+  return z.object({
+    data: z.array(item).max(100),
+    pagination: z.union([paginationSchema, cursorPaginationSchema]),
+  });
+}
+
+/**
+ * A list answer's paging as page mode has it (`page`, `limit`, `total`): what every list answers
+ * to a request without `cursor`. Narrows the type for clients that never send one.
+ */
+export function pageMode<P extends { limit: number }>(pagination: P): Extract<P, { total: number }> {
+  if (!('total' in pagination)) throw new Error('A page-mode answer was expected: the request sent a cursor');
+  return pagination as Extract<P, { total: number }>;
+}
+
+export function pageWindow(input: { page?: number | undefined; limit: number }) {
+  return { limit: input.limit, offset: ((input.page ?? 1) - 1) * input.limit };
 }
 
 export const dateTime = z.string().meta({ format: 'date-time', example: '2026-11-22T12:00:00Z' });

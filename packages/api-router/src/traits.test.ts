@@ -43,7 +43,7 @@ describe('deriveTraits', () => {
 
   it('reads records and pages from the output schema', () => {
     expect(get).toMatchObject({ record: true, list: false, conditionalRead: true, security: 'bearer' });
-    expect(list).toMatchObject({ record: false, list: true, conditionalRead: false });
+    expect(list).toMatchObject({ record: false, list: true, conditionalRead: true });
     // Under .optional() it is still a record.
     expect(put).toMatchObject({ record: true, conditionalWrite: true, idempotent: false });
   });
@@ -61,7 +61,11 @@ describe('deriveTraits', () => {
 
   it('is what the router’s own operations carry', () => {
     expect(operationAt('songs.create')!.traits).toMatchObject({ idempotent: true, record: true });
-    expect(operationAt('songs.list')!.traits).toMatchObject({ list: true, idempotent: false });
+    expect(operationAt('songs.list')!.traits).toMatchObject({
+      list: true,
+      conditionalRead: true,
+      idempotent: false,
+    });
     expect(operationAt('users.create')!.traits).toMatchObject({ idempotent: true, security: 'optional' });
     expect(operationAt('auth.login')!.traits).toMatchObject({ idempotent: false, security: 'none' });
     expect(operationAt('playlists.addSong')!.traits.conditionalWrite).toBe(true);

@@ -9,13 +9,13 @@ import { type KeyAccess, keyAccessOf } from './scopes';
  * derivation below is wrong.
  */
 export interface Traits {
-  /** The success body is a page (`data` + `pagination`): a `Link` header. */
+  /** The success body is a page (`data` + `pagination`): a `Link` header and a weak `ETag`. */
   list: boolean;
   /** The success body is one record (it has `id` and `updatedAt`): an `ETag` header. */
   record: boolean;
   /** A 201 that made something readable at `{path}/{id}`: a `Location` header. */
   located: boolean;
-  /** A GET of one record: takes `If-None-Match`, may answer 304. */
+  /** A GET of one record or of a list: takes `If-None-Match`, may answer 304. */
   conditionalRead: boolean;
   /** A write checked against the record's ETag: takes `If-Match`, may answer 412. */
   conditionalWrite: boolean;
@@ -88,11 +88,12 @@ export function deriveTraits(sources: readonly TraitSource[]): Traits[] {
     const record = isRecordAnswer(source);
     const keys = source.outputFields;
     const ownsRecords = collections.has(route.path.split('/')[1]);
+    const list = answersBody(route) && keys.has('data') && keys.has('pagination');
     const derived: Traits = {
-      list: answersBody(route) && keys.has('data') && keys.has('pagination'),
+      list,
       record,
       located: route.status === 201 && keys.has('id') && readable.has(route.path),
-      conditionalRead: route.method === 'GET' && record,
+      conditionalRead: route.method === 'GET' && (record || list),
       // Declared by the operation (it checks If-Match in its service), or a plain write of a record.
       conditionalWrite:
         (route.errors ?? []).includes('PRECONDITION_FAILED') ||

@@ -25,7 +25,14 @@ export * as idempotency from './repositories/idempotency';
 export * from './repositories/locks';
 export * from './repositories/login-throttle';
 export * as loginThrottle from './repositories/login-throttle';
-export type { OrderKey } from './repositories/order';
+export {
+  isKeysetWindow,
+  type KeyKind,
+  type Keyset,
+  keyKinds,
+  type ListWindow,
+  type OrderKey,
+} from './repositories/order';
 export * as passwordResets from './repositories/password-resets';
 export * from './repositories/playlists';
 export * as playlists from './repositories/playlists';

@@ -1,16 +1,28 @@
 import type { IncomingMessage } from 'node:http';
 import { fromTrustedProxy, type TrustProxy } from '../http/trust-proxy';
 
+/** A list answer's paging: page mode, or cursor mode (`nextCursor`, null on the last page). */
+export type ListPagination =
+  | { page: number; limit: number; total: number }
+  | { limit: number; nextCursor: string | null };
+
 /**
- * Pagination links (version 1.1, RFC 8288): `first` and `last` always, `prev` and `next` where
- * such a page exists, each a full URL that keeps the request's other query parameters. A page
- * beyond the last has a `prev` (the last page) and no `next`.
+ * Pagination links (version 1.1, RFC 8288), each a full URL that keeps the request's other query
+ * parameters. Page mode: `first` and `last` always, `prev` and `next` where such a page exists
+ * (a page beyond the last has a `prev`, the last page, and no `next`). Cursor mode: `first`
+ * (`cursor=`) always, and `next` (the next cursor) while one follows; a cursor has no way back.
  */
-export function paginationLinks(
-  base: string,
-  search: URLSearchParams,
-  pagination: { page: number; limit: number; total: number },
-): string {
+export function paginationLinks(base: string, search: URLSearchParams, pagination: ListPagination): string {
+  if (!('total' in pagination)) {
+    const at = (cursor: string) => {
+      const query = new URLSearchParams(search);
+      query.set('cursor', cursor);
+      return `<${base}?${query.toString()}>`;
+    };
+    const links = [`${at('')}; rel="first"`];
+    if (pagination.nextCursor !== null) links.push(`${at(pagination.nextCursor)}; rel="next"`);
+    return links.join(', ');
+  }
   const { page, limit, total } = pagination;
   const last = Math.max(1, Math.ceil(total / limit));
   const at = (target: number) => {

@@ -162,7 +162,8 @@ export function inputReader(
 /**
  * Validation of a GET/DELETE input against its schema concerns its query string: that is a 400,
  * not a 422. Any other failure is handed on as it was thrown, for the one error path to answer,
- * a service's own 422 included (a query value it checks itself, as the audit list's cursor).
+ * a service's own 422 included: a query parameter it finds unusable (a tampered cursor, an
+ * unknown `expand`, the audit list's `since`).
  */
 export function queryAware(error: unknown, method: string): unknown {
   if (BODY_METHODS.has(method) || !isInputFailure(error)) return error;

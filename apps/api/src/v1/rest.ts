@@ -21,7 +21,7 @@ import {
   type Replay,
   sendReplay,
 } from './idempotency';
-import { paginationLinks, publicOrigin } from './links';
+import { type ListPagination, paginationLinks, publicOrigin } from './links';
 import {
   allowed,
   type Candidate,
@@ -159,12 +159,23 @@ export function createRestHandler(options: RestHandlerOptions) {
         return res.end();
       }
     } else if (operation.traits.list) {
-      const { pagination } = output as { pagination: { page: number; limit: number; total: number } };
+      const { pagination } = output as { pagination: ListPagination };
       headers.Link = paginationLinks(
         `${publicOrigin(req, options.trustProxy)}${url.pathname}`,
         url.searchParams,
         pagination,
       );
+      // Weak, of the body as sent: a list is not a resource that can be written back, so the tag
+      // only revalidates (If-None-Match). `no-cache` (not `no-store`): a client may keep the page
+      // and ask again with its tag, and get a 304 without a body while nothing in it changed;
+      // `private`: it was answered to this caller (what a list holds depends on who asks).
+      const etag = `W/${etagOfJson(payload)}`;
+      headers.ETag = etag;
+      headers['Cache-Control'] = 'private, no-cache';
+      if (ifNoneMatch !== undefined && matchesWeakly(ifNoneMatch, etag.slice(2))) {
+        res.writeHead(304, headers);
+        return res.end();
+      }
     }
     await keyed?.complete(answerOf(status, headers, payload));
     sendBody(res, status, payload, { 'Content-Type': JSON_TYPE, ...headers });

@@ -41,7 +41,7 @@ export function tag(): string {
 
 /** The API's records as the router declares them (never restated here). */
 export type Artist = RouterOutputs['artists']['get'];
-export type Song = RouterOutputs['songs']['get'];
+export type Song = RouterOutputs['songs']['create'];
 export type Playlist = RouterOutputs['playlists']['get'];
 
 async function created<T>(

@@ -39,8 +39,11 @@ describe('the OpenAPI response check', () => {
 
   it('refuses a status the operation does not list', () => {
     expect(checkAgainstDocument('GET', path, 418, json, '{}')).toMatch(/status not in the document/);
-    // A 304 only where If-None-Match is taken: lists are not revalidated.
-    expect(checkAgainstDocument('GET', '/songs', 304, plain, '')).toMatch(/status not in the document/);
+    // A 304 only where If-None-Match is taken (record and list reads), never on a write.
+    expect(checkAgainstDocument('POST', '/songs', 304, plain, '')).toMatch(/status not in the document/);
+    expect(
+      checkAgainstDocument('GET', '/songs', 304, new Headers({ 'x-request-id': 'r-1', etag: 'W/"a1"' }), ''),
+    ).toBeNull();
   });
 
   it('refuses a body that does not match the schema', () => {
@@ -80,8 +83,10 @@ describe('the OpenAPI response check', () => {
     ).toMatch(/ETag/);
     expect(checkAgainstDocument('GET', path, 200, json, JSON.stringify(song))).toMatch(/ETag/);
     const page = JSON.stringify({ data: [song], pagination: { page: 1, limit: 20, total: 1 } });
-    expect(checkAgainstDocument('GET', '/songs', 200, json, page)).toMatch(/Link/);
-    const linked = new Headers(json);
+    expect(checkAgainstDocument('GET', '/songs', 200, json, page)).toMatch(/ETag/);
+    const listTagged = new Headers({ ...Object.fromEntries(json), etag: 'W/"a1"' });
+    expect(checkAgainstDocument('GET', '/songs', 200, listTagged, page)).toMatch(/Link/);
+    const linked = new Headers(listTagged);
     linked.set('link', '</v1/songs?page=1>; rel="first", </v1/songs?page=1>; rel="last"');
     expect(checkAgainstDocument('GET', '/songs', 200, linked, page)).toBeNull();
     const unauthorized = JSON.stringify({ code: 'UNAUTHORIZED', message: 'x' });

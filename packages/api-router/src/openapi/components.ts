@@ -17,13 +17,14 @@ export const headerComponents: Record<string, Json> = {
   },
   ETag: {
     description:
-      'Strong entity tag of the representation in this answer: it changes whenever anything in it ' +
-      'changes. Send it back as `If-None-Match` to revalidate (304) or as `If-Match` to write safely (412).',
+      'Entity tag of the representation in this answer: it changes whenever anything in it ' +
+      'changes. A record’s is strong: send it back as `If-None-Match` to revalidate (304) or as ' +
+      '`If-Match` to write safely (412). A list’s is weak (`W/"…"`): for `If-None-Match` only.',
     required: true,
     schema: {
       type: 'string',
-      maxLength: 64,
-      pattern: '^"[\\x21\\x23-\\x7e]*"$',
+      maxLength: 66,
+      pattern: '^(W/)?"[\\x21\\x23-\\x7e]*"$',
       example: '"q8PUVmQ4xw2Jx0lJ6pUoO2mEJbY"',
     },
   },
@@ -40,7 +41,8 @@ export const headerComponents: Record<string, Json> = {
   Link: {
     description:
       'RFC 8288 pagination links: `rel="first"` and `rel="last"` always, `rel="prev"` and `rel="next"` ' +
-      'where that page exists. Each is a full URL keeping the request’s other query parameters.',
+      'where that page exists. Each is a full URL keeping the request’s other query parameters. ' +
+      'In cursor mode: `rel="first"` (`cursor=`) always and `rel="next"` (the next cursor) while one follows.',
     required: true,
     schema: {
       type: 'string',

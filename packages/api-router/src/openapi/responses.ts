@@ -97,7 +97,7 @@ export function errorResponses(facts: OperationFacts, components: ResponseCompon
 
 /**
  * The success answer with its real status (the generator knows only 200), its headers, and, for
- * a GET of a record, the 304 of a revalidation.
+ * a GET of a record or a list, the 304 of a revalidation.
  */
 export function successResponses(
   facts: OperationFacts,
@@ -112,7 +112,8 @@ export function successResponses(
   // A Location names what was made; a 201 of something not read by id (a link) has none.
   if (traits.located) names.push('Location');
   if (traits.record) names.push('ETag');
-  if (traits.list) names.push('Link');
+  // A list's tag is weak (W/"…"): see the ETag header's description.
+  if (traits.list) names.push('ETag', 'Link');
   if (traits.idempotent) names.push('Idempotent-Replayed');
   const responses: Json = {};
   const generatedContent = (generated?.content ?? {}) as Record<string, Json>;

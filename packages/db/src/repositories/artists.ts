@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { likeContains } from '../like';
 import type { ArtistRow, ArtistsTable, Db } from '../schema';
-import { type OrderKey, orderTerms } from './order';
+import { afterKeyset, type Keyset, keysetPage, keysetSelections, type OrderKey, orderTerms } from './order';
 import { countRows } from './row-counts';
 
 /** Named, not `*`: see USER_COLUMNS. */
@@ -50,6 +50,16 @@ export async function hasAnyArtist(db: Db): Promise<boolean> {
   return (await db.selectFrom('artists').select('id').limit(1).executeTakeFirst()) !== undefined;
 }
 
+/** The artists named by `ids` (unknown ones left out), in no particular order. */
+export async function findArtistsByIds(db: Db, ids: readonly string[]): Promise<ArtistRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('artists')
+    .select(ARTIST_COLUMNS)
+    .where('id', '=', sql<string>`any(${[...ids]}::uuid[])`)
+    .execute();
+}
+
 /** The ids among `ids` that name an artist. */
 export async function findExistingArtistIds(db: Db, ids: readonly string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
@@ -78,22 +88,27 @@ export async function findArtistIdsByUserId(db: Db, userId: string): Promise<str
  * (one `= any(array)` on the primary key, however many). Filters combine. Ordered by `sort` (by
  * name when it is empty or omitted), then id.
  */
-export async function listArtists(
-  db: Db,
-  args: {
-    search?: string | undefined;
-    userId?: string | undefined;
-    ids?: readonly string[] | undefined;
-    sort?: readonly OrderKey<ArtistSortColumn>[] | undefined;
-    limit: number;
-    offset: number;
-  },
-): Promise<{ rows: ArtistRow[]; total: number }> {
+export interface ArtistFilters {
+  search?: string | undefined;
+  userId?: string | undefined;
+  ids?: readonly string[] | undefined;
+  sort?: readonly OrderKey<ArtistSortColumn>[] | undefined;
+}
+
+function filteredArtists(db: Db, args: ArtistFilters) {
   let query = db.selectFrom('artists');
   if (args.search) query = query.where('name', 'ilike', likeContains(args.search));
   if (args.userId) query = query.where('user_id', '=', args.userId);
   // One array parameter, as findExistingArtistIds: the statement stays the same for any count.
   if (args.ids) query = query.where('id', '=', sql<string>`any(${[...args.ids]}::uuid[])`);
+  return query;
+}
+
+export async function listArtists(
+  db: Db,
+  args: ArtistFilters & { limit: number; offset: number },
+): Promise<{ rows: ArtistRow[]; total: number }> {
+  const query = filteredArtists(db, args);
   let page = query.select(ARTIST_COLUMNS);
   for (const [ref, direction] of orderTerms('artists', args.sort, BY_NAME))
     page = page.orderBy(ref, direction);
@@ -108,6 +123,55 @@ export async function listArtists(
   ]);
   return { rows, total };
 }
+
+/** The artists after a position in the list's order (cursor mode), and the position after them. */
+export async function listArtistsAfter(
+  db: Db,
+  args: ArtistFilters & { limit: number; after: Keyset | null },
+): Promise<{ rows: ArtistRow[]; next: Keyset | null }> {
+  let page = filteredArtists(db, args)
+    .select(ARTIST_COLUMNS)
+    .select(keysetSelections('artists', args.sort, BY_NAME));
+  if (args.after) page = page.where(afterKeyset('artists', args.sort, BY_NAME, args.after));
+  for (const [ref, direction] of orderTerms('artists', args.sort, BY_NAME))
+    page = page.orderBy(ref, direction);
+  const rows = await page.limit(args.limit + 1).execute();
+  const { rows: kept, next } = keysetPage(rows, args.limit, args.sort?.length || BY_NAME.length);
+  return {
+    rows: kept.map(({ id, name, bio, user_id, created_at, updated_at }) => ({
+      id,
+      name,
+      bio,
+      user_id,
+      created_at,
+      updated_at,
+    })),
+    next,
+  };
+}
+
+/** The artist's songs after a position in title order (cursor mode), and the position after them. */
+export async function listArtistSongIdsAfter(
+  db: Db,
+  args: { artistId: string; limit: number; after: Keyset | null },
+): Promise<{ ids: string[]; next: Keyset | null }> {
+  let page = db
+    .selectFrom('songs')
+    .innerJoin('song_artists', 'song_artists.song_id', 'songs.id')
+    .select('songs.id')
+    .select(keysetSelections('songs', undefined, BY_TITLE))
+    .where('song_artists.artist_id', '=', args.artistId);
+  if (args.after) page = page.where(afterKeyset('songs', undefined, BY_TITLE, args.after));
+  const rows = await page
+    .orderBy('songs.title')
+    .orderBy('songs.id')
+    .limit(args.limit + 1)
+    .execute();
+  const { rows: kept, next } = keysetPage(rows, args.limit, 1);
+  return { ids: kept.map((row) => row.id), next };
+}
+
+const BY_TITLE: readonly OrderKey<'title'>[] = [{ column: 'title', descending: false }];
 
 export async function updateArtist(db: Db, id: string, patch: ArtistUpdate): Promise<ArtistRow | undefined> {
   return db

@@ -1,7 +1,7 @@
 import type { Updateable } from 'kysely';
 import { sql } from 'kysely';
 import type { Db, PlaylistRow, PlaylistsTable } from '../schema';
-import { type OrderKey, orderTerms } from './order';
+import { afterKeyset, type Keyset, keysetPage, keysetSelections, type OrderKey, orderTerms } from './order';
 import { countRows } from './row-counts';
 
 /** Named, not `*`: see USER_COLUMNS. */
@@ -69,26 +69,38 @@ export async function lockPlaylist(db: Db, id: string): Promise<PlaylistRow | un
  * One page of playlist ids, ordered by `sort` (oldest first when it is empty or omitted), then
  * id; all playlists, one user's, and/or only the public ones.
  */
-export async function listPlaylistIds(
-  db: Db,
-  args: {
-    userId?: string | undefined;
-    publicOnly?: boolean;
-    sort?: readonly OrderKey<PlaylistSortColumn>[] | undefined;
-    limit: number;
-    offset: number;
-  },
-): Promise<{ ids: string[]; total: number }> {
+export interface PlaylistFilters {
+  userId?: string | undefined;
+  publicOnly?: boolean;
+  /** Only these playlists (one `= any(array)` on the primary key, however many). */
+  ids?: readonly string[] | undefined;
+  /** Only the playlists this user may read: their own and the public ones. */
+  readableBy?: string | undefined;
+  sort?: readonly OrderKey<PlaylistSortColumn>[] | undefined;
+}
+
+function filteredPlaylists(db: Db, args: PlaylistFilters) {
   let query = db.selectFrom('playlists');
   if (args.userId) query = query.where('user_id', '=', args.userId);
   if (args.publicOnly) query = query.where('is_public', '=', true);
+  if (args.ids) query = query.where('id', '=', sql<string>`any(${[...args.ids]}::uuid[])`);
+  const reader = args.readableBy;
+  if (reader) query = query.where((eb) => eb.or([eb('user_id', '=', reader), eb('is_public', '=', true)]));
+  return query;
+}
+
+export async function listPlaylistIds(
+  db: Db,
+  args: PlaylistFilters & { limit: number; offset: number },
+): Promise<{ ids: string[]; total: number }> {
+  const query = filteredPlaylists(db, args);
   let page = query.select('id');
   for (const [ref, direction] of orderTerms('playlists', args.sort, OLDEST_FIRST)) {
     page = page.orderBy(ref, direction);
   }
   const [rows, total] = await Promise.all([
     page.limit(args.limit).offset(args.offset).execute(),
-    args.userId || args.publicOnly
+    args.userId || args.publicOnly || args.ids || args.readableBy
       ? query
           .select(sql<number>`count(*)::int`.as('total'))
           .executeTakeFirstOrThrow()
@@ -96,6 +108,23 @@ export async function listPlaylistIds(
       : countRows(db, 'playlists'),
   ]);
   return { ids: rows.map((r) => r.id), total };
+}
+
+/** The playlists after a position in the list's order (cursor mode), and the position after them. */
+export async function listPlaylistIdsAfter(
+  db: Db,
+  args: PlaylistFilters & { limit: number; after: Keyset | null },
+): Promise<{ ids: string[]; next: Keyset | null }> {
+  let page = filteredPlaylists(db, args)
+    .select('playlists.id')
+    .select(keysetSelections('playlists', args.sort, OLDEST_FIRST));
+  if (args.after) page = page.where(afterKeyset('playlists', args.sort, OLDEST_FIRST, args.after));
+  for (const [ref, direction] of orderTerms('playlists', args.sort, OLDEST_FIRST)) {
+    page = page.orderBy(ref, direction);
+  }
+  const rows = await page.limit(args.limit + 1).execute();
+  const { rows: kept, next } = keysetPage(rows, args.limit, args.sort?.length || OLDEST_FIRST.length);
+  return { ids: kept.map((row) => row.id), next };
 }
 
 export async function insertPlaylist(db: Db, playlist: NewPlaylist): Promise<PlaylistRow> {
@@ -188,4 +217,27 @@ export async function listPlaylistSongIds(
     query.select(sql<number>`count(*)::int`.as('total')).executeTakeFirstOrThrow(),
   ]);
   return { ids: rows.map((r) => r.song_id), total: count.total };
+}
+
+/** The playlist's songs after a position in playlist order (cursor mode), and the position after them. */
+export async function listPlaylistSongIdsAfter(
+  db: Db,
+  args: { playlistId: string; limit: number; after: Keyset | null },
+): Promise<{ ids: string[]; next: Keyset | null }> {
+  const order: readonly OrderKey<'position'>[] = [{ column: 'position', descending: false }];
+  let page = db
+    .selectFrom('playlist_songs')
+    .select('playlist_songs.song_id as id')
+    .select(keysetSelections('playlist_songs', undefined, order))
+    .where('playlist_id', '=', args.playlistId);
+  if (args.after) {
+    page = page.where(afterKeyset('playlist_songs', undefined, order, args.after, 'playlist_songs.song_id'));
+  }
+  const rows = await page
+    .orderBy('position')
+    .orderBy('song_id')
+    .limit(args.limit + 1)
+    .execute();
+  const { rows: kept, next } = keysetPage(rows, args.limit, 1);
+  return { ids: kept.map((row) => row.id), next };
 }

@@ -1,8 +1,12 @@
 import { sql } from 'kysely';
-import { likeContains } from '../like';
 import type { Db, SongRow, SongsTable } from '../schema';
 import { statement } from '../sql';
 import { type OrderKey, orderColumns, orderTerms } from './order';
+import { BY_TITLE, filteredSongs, type SongFilters, type SongSortColumn } from './song-filters';
+
+export type { SongFilters, SongSortColumn } from './song-filters';
+export { listSongIdsAfter } from './song-keyset';
+
 import { countRows } from './row-counts';
 
 export type NewSong = Omit<SongRow, 'created_at' | 'updated_at'>;
@@ -13,25 +17,12 @@ export interface SongWithArtists extends SongRow {
   artist_ids: string[];
 }
 
-export interface SongFilters {
-  /** Case-insensitive (PostgreSQL's `lower`) substring of the title, the album or an artist's name. */
-  search?: string | undefined;
-  /** Case-insensitive equality. */
-  genre?: string | undefined;
-  artistId?: string | undefined;
-}
-
-/** The columns a list of songs can be ordered by (the API's `sort` fields). */
-export type SongSortColumn = 'title' | 'album' | 'release_year' | 'duration' | 'created_at';
-
 /** A page of a song list: its window and its order (by title when `sort` is empty or omitted). */
 export interface SongPageArgs {
   sort?: readonly OrderKey<SongSortColumn>[] | undefined;
   limit: number;
   offset: number;
 }
-
-const BY_TITLE: readonly OrderKey<SongSortColumn>[] = [{ column: 'title', descending: false }];
 
 /** The columns of a song row (not `search_text`, which only search reads). */
 const SONG_COLUMNS = [
@@ -105,28 +96,6 @@ export async function lockSong(db: Db, id: string): Promise<boolean> {
   return row !== undefined;
 }
 
-function filteredSongs(db: Db, filters: SongFilters) {
-  let query = db.selectFrom('songs');
-  if (filters.search) {
-    // One trigram-indexed column holding title, album and artist names (see the migration
-    // 2026-11-23T10-00-song-search).
-    query = query.where(sql<boolean>`songs.search_text like lower(${likeContains(filters.search)})`);
-  }
-  if (filters.genre) {
-    query = query.where(sql`lower(songs.genre)`, '=', sql`lower(${filters.genre})`);
-  }
-  if (filters.artistId) {
-    const artistId = filters.artistId;
-    query = query.where('songs.id', 'in', (eb) =>
-      eb
-        .selectFrom('song_artists')
-        .select('song_artists.song_id')
-        .where('song_artists.artist_id', '=', artistId),
-    );
-  }
-  return query;
-}
-
 /** The query of one page of song ids (ordered by `sort`, by default by title, then id). */
 function songPageQuery(db: Db, args: SongFilters & SongPageArgs) {
   let query = filteredSongs(db, args).select('songs.id');
@@ -146,7 +115,7 @@ export async function listSongIds(
   db: Db,
   args: Omit<SongFilters, 'search'> & SongPageArgs,
 ): Promise<{ ids: string[]; total: number }> {
-  const filtered = Boolean(args.genre || args.artistId);
+  const filtered = Boolean(args.genre || args.artistId || args.ids);
   const [rows, total] = await Promise.all([
     songPageQuery(db, args).execute(),
     filtered

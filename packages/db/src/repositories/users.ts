@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { likeContains } from '../like';
 import type { Db, NewUser, Role, UserRow, UserUpdate } from '../schema';
-import { type OrderKey, orderTerms } from './order';
+import { afterKeyset, type Keyset, keysetPage, keysetSelections, type OrderKey, orderTerms } from './order';
 
 /**
  * Every column read is named: a column added while instances run (a rolling deploy) must not
@@ -40,6 +40,8 @@ export interface ListUsersArgs {
   role?: Role | undefined;
   /** Case-insensitive substring of the username or the email, taken literally (no wildcards). */
   search?: string | undefined;
+  /** Only these users (one `= any(array)` on the primary key, however many). */
+  ids?: readonly string[] | undefined;
   /** Then by id; empty or omitted: oldest first. */
   sort?: readonly OrderKey<UserSortColumn>[] | undefined;
   limit: number;
@@ -47,13 +49,19 @@ export interface ListUsersArgs {
 }
 
 /** One page of users, ordered by `sort` (default `created_at`), then `id`, with the matching total. */
-export async function listUsers(db: Db, args: ListUsersArgs): Promise<{ rows: UserRow[]; total: number }> {
+function filteredUsers(db: Db, args: Omit<ListUsersArgs, 'limit' | 'offset'>) {
   let query = db.selectFrom('users');
   if (args.role) query = query.where('role', '=', args.role);
   if (args.search) {
     const pattern = likeContains(args.search);
     query = query.where((eb) => eb.or([eb('username', 'ilike', pattern), eb('email', 'ilike', pattern)]));
   }
+  if (args.ids) query = query.where('users.id', '=', sql<string>`any(${[...args.ids]}::uuid[])`);
+  return query;
+}
+
+export async function listUsers(db: Db, args: ListUsersArgs): Promise<{ rows: UserRow[]; total: number }> {
+  const query = filteredUsers(db, args);
   let ordered = query.select(USER_COLUMNS);
   for (const [term, direction] of orderTerms('users', args.sort, OLDEST_FIRST)) {
     ordered = ordered.orderBy(term, direction);
@@ -63,6 +71,31 @@ export async function listUsers(db: Db, args: ListUsersArgs): Promise<{ rows: Us
     query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.total) };
+}
+
+/** The users after a position in the list's order (cursor mode), and the position after them. */
+export async function listUsersAfter(
+  db: Db,
+  args: Omit<ListUsersArgs, 'offset'> & { after: Keyset | null },
+): Promise<{ rows: UserRow[]; next: Keyset | null }> {
+  let page = filteredUsers(db, args)
+    .select(USER_COLUMNS)
+    .select(keysetSelections('users', args.sort, OLDEST_FIRST));
+  if (args.after) page = page.where(afterKeyset('users', args.sort, OLDEST_FIRST, args.after));
+  for (const [term, direction] of orderTerms('users', args.sort, OLDEST_FIRST))
+    page = page.orderBy(term, direction);
+  const rows = await page.limit(args.limit + 1).execute();
+  const { rows: kept, next } = keysetPage(rows, args.limit, args.sort?.length || OLDEST_FIRST.length);
+  const strip = ({ id, username, email, password_hash, role, created_at, updated_at }: UserRow): UserRow => ({
+    id,
+    username,
+    email,
+    password_hash,
+    role,
+    created_at,
+    updated_at,
+  });
+  return { rows: kept.map(strip), next };
 }
 
 /** What a profile shows of a user: nothing else is read. */
@@ -84,10 +117,7 @@ export interface ListProfilesArgs {
 }
 
 /** One page of profiles (id and username), ordered by username, then id, with the matching total. */
-export async function listProfiles(
-  db: Db,
-  args: ListProfilesArgs,
-): Promise<{ rows: ProfileRow[]; total: number }> {
+function visibleProfiles(db: Db, args: Omit<ListProfilesArgs, 'limit' | 'offset'>) {
   let query = db.selectFrom('users');
   const { visibleTo } = args;
   if (visibleTo !== null) {
@@ -107,6 +137,14 @@ export async function listProfiles(
   // One array parameter, as listArtists: the statement stays the same for any count.
   if (args.ids) query = query.where('users.id', '=', sql<string>`any(${[...args.ids]}::uuid[])`);
   if (args.search) query = query.where('users.username', 'ilike', likeContains(args.search));
+  return query;
+}
+
+export async function listProfiles(
+  db: Db,
+  args: ListProfilesArgs,
+): Promise<{ rows: ProfileRow[]; total: number }> {
+  const query = visibleProfiles(db, args);
   const [rows, count] = await Promise.all([
     query
       .select(['users.id', 'users.username'])
@@ -118,6 +156,26 @@ export async function listProfiles(
     query.select(sql<number>`count(*)::int`.as('total')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: count.total };
+}
+
+const BY_USERNAME: readonly OrderKey<'username'>[] = [{ column: 'username', descending: false }];
+
+/** The profiles after a position in username order (cursor mode), and the position after them. */
+export async function listProfilesAfter(
+  db: Db,
+  args: Omit<ListProfilesArgs, 'offset'> & { after: Keyset | null },
+): Promise<{ rows: ProfileRow[]; next: Keyset | null }> {
+  let page = visibleProfiles(db, args)
+    .select(['users.id', 'users.username'])
+    .select(keysetSelections('users', undefined, BY_USERNAME));
+  if (args.after) page = page.where(afterKeyset('users', undefined, BY_USERNAME, args.after));
+  const rows = await page
+    .orderBy('users.username')
+    .orderBy('users.id')
+    .limit(args.limit + 1)
+    .execute();
+  const { rows: kept, next } = keysetPage(rows, args.limit, 1);
+  return { rows: kept.map(({ id, username }) => ({ id, username })), next };
 }
 
 /**

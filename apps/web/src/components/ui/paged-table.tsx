@@ -1,13 +1,15 @@
 'use client';
 
+import { pageMode } from '@music/api-router/schemas';
 import { type ReactNode, useId } from 'react';
 import { Button, Empty, Pager, QueryView } from '@/components/ui';
 import { sortDirection, toggleSort } from '@/lib/url-state';
 import './paged-table.css';
 
+/** A list answer; the console reads lists by page, never with `cursor`, so `total` is there. */
 interface ListPage<Row> {
   data: Row[];
-  pagination: { total: number };
+  pagination: { limit: number; total: number } | { limit: number; nextCursor: string | null };
 }
 
 /** The page sizes a list offers: the contract's `limit` goes up to 100. */
@@ -162,7 +164,7 @@ export function PagedTable<Row extends { id: string }>({
           {data.data.length === 0 ? (
             // The last answer's emptiness says nothing yet about the filters now on their way.
             !searching &&
-            (page > 1 && data.pagination.total > 0 ? (
+            (page > 1 && pageMode(data.pagination).total > 0 ? (
               // A page past the end (an old link, rows deleted since): the way back to the start.
               <Empty>
                 There is no page {page} any more.{' '}
@@ -194,11 +196,11 @@ export function PagedTable<Row extends { id: string }>({
               </table>
               {setLimit ? (
                 <div className="pager-bar">
-                  <Pager page={page} limit={limit} total={data.pagination.total} onPage={setPage} />
+                  <Pager page={page} limit={limit} total={pageMode(data.pagination).total} onPage={setPage} />
                   <PageSizeSelect limit={limit} onChange={setLimit} />
                 </div>
               ) : (
-                <Pager page={page} limit={limit} total={data.pagination.total} onPage={setPage} />
+                <Pager page={page} limit={limit} total={pageMode(data.pagination).total} onPage={setPage} />
               )}
             </>
           )}

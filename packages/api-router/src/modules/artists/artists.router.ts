@@ -25,6 +25,7 @@ export const artistsRouter = router({
         description:
           '`ids` (up to 100 comma-separated UUIDs) answers only those artists, in the same order ' +
           'and pages: pass `limit=100` to get all of them in one call.',
+        errors: ['VALIDATION_FAILED'],
       }),
     )
     .input(listArtistsInput)
@@ -104,6 +105,8 @@ export const artistsRouter = router({
         path: '/artists/{artistId}/songs',
         tag: 'artists',
         summary: 'The artist’s songs, ordered by title, then id',
+        description: '`expand=artists` adds each song’s artists; `cursor` pages by cursor (see GET /songs).',
+        errors: ['VALIDATION_FAILED'],
       }),
     )
     .input(listArtistSongsInput)

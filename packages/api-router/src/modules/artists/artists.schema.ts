@@ -1,6 +1,15 @@
 import type { ArtistRow } from '@music/db';
 import { z } from 'zod';
-import { idParam, idsFilter, listOf, longText, pageQuery, sortQuery, text, uuidField } from '../../schemas';
+import {
+  cursorListOf,
+  idParam,
+  idsFilter,
+  listQuery,
+  longText,
+  sortQuery,
+  text,
+  uuidField,
+} from '../../schemas';
 import { recordOf, recordSchema } from '../common/records.schema';
 
 export const artistSchema = recordSchema('Artist', {
@@ -63,14 +72,23 @@ export const listArtistsInput = z.strictObject({
     absent: 'ids that name nothing are simply absent, and the other filters still apply.',
     resolves: 'the artists of a page of songs',
   }),
-  ...pageQuery,
+  ...listQuery,
 });
 export type ListArtistsInput = z.infer<typeof listArtistsInput>;
 
-export const listArtistSongsInput = z.strictObject({ artistId: idParam('artist'), ...pageQuery });
+export const listArtistSongsInput = z.strictObject({
+  artistId: idParam('artist'),
+  // The songs' own (songs.schema.ts imports this file, so it is declared there and not here).
+  expand: z
+    .string()
+    .max(200)
+    .optional()
+    .meta({ description: 'Comma-separated: `artists` adds each song’s artists. Anything else is a 422.' }),
+  ...listQuery,
+});
 export type ListArtistSongsInput = z.infer<typeof listArtistSongsInput>;
 
 export const artistSongInput = z.strictObject({ artistId: idParam('artist'), songId: idParam('song') });
 export type ArtistSongInput = z.infer<typeof artistSongInput>;
 
-export const artistListSchema = listOf(artistSchema).meta({ id: 'ArtistList' });
+export const artistListSchema = cursorListOf(artistSchema).meta({ id: 'ArtistList' });

@@ -1,8 +1,16 @@
-import { type ArtistRow, artists, type Db, songs, users, uuidv7 } from '@music/db';
+import { type ArtistRow, artists, type Db, type OrderKey, songs, users, uuidv7 } from '@music/db';
 import { AUDITED_FIELDS, changesOf, recordAudit } from '../../audit';
 import type { Actor, Context } from '../../context';
 import { AppError, validationError } from '../../errors';
-import { type AuthedContext, assertPrecondition, isAdmin, loadOr404, page, sortOrder } from '../../kernel';
+import {
+  type AuthedContext,
+  assertPrecondition,
+  isAdmin,
+  listPage,
+  loadOr404,
+  orderOr,
+  sortOrder,
+} from '../../kernel';
 import { idList } from '../../schemas';
 import { assertMaySongWrite, lockSongOr404, songPage } from '../songs/songs.service';
 import {
@@ -72,14 +80,21 @@ const SORT_COLUMNS: Record<ArtistSortField, artists.ArtistSortColumn> = {
   createdAt: 'created_at',
 };
 
+const BY_NAME: readonly OrderKey<artists.ArtistSortColumn>[] = [{ column: 'name', descending: false }];
+
 export function listArtists(ctx: AuthedContext, input: ListArtistsInput) {
-  const filters = {
-    search: input.search || undefined,
-    userId: input.userId,
-    ids: idList(input.ids),
-    sort: sortOrder(input.sort, SORT_COLUMNS),
-  };
-  return page(input, (window) => artists.listArtists(ctx.db, { ...filters, ...window }), toArtist);
+  const sort = sortOrder(input.sort, SORT_COLUMNS);
+  const filters = { search: input.search || undefined, userId: input.userId, ids: idList(input.ids), sort };
+  return listPage(
+    input,
+    'artists',
+    orderOr(sort, BY_NAME),
+    {
+      byOffset: (window) => artists.listArtists(ctx.db, { ...filters, ...window }),
+      after: (window) => artists.listArtistsAfter(ctx.db, { ...filters, ...window }),
+    },
+    toArtist,
+  );
 }
 
 export async function createArtist(ctx: AuthedContext, input: CreateArtistInput): Promise<Artist> {
@@ -177,11 +192,15 @@ export async function deleteArtist(ctx: AuthedContext, artistId: string): Promis
   });
 }
 
+/** An artist's songs are in title order (then id). */
+const BY_TITLE: readonly OrderKey<string>[] = [{ column: 'title', descending: false }];
+
 export async function listArtistSongs(ctx: AuthedContext, input: ListArtistSongsInput) {
   const artist = await loadArtist(ctx, input.artistId);
-  return songPage(ctx, input, (window) =>
-    artists.listArtistSongIds(ctx.db, { artistId: artist.id, ...window }),
-  );
+  return songPage(ctx, input, 'artist-songs', BY_TITLE, {
+    byOffset: (window) => artists.listArtistSongIds(ctx.db, { artistId: artist.id, ...window }),
+    after: (window) => artists.listArtistSongIdsAfter(ctx.db, { artistId: artist.id, ...window }),
+  });
 }
 
 /**

@@ -28,8 +28,10 @@ export const playlistsRouter = router({
           '403); an admin gets every playlist, or `userId`’s. With `visibility=public` (an ' +
           'extension, for browsing what others share): any signed-in caller gets only public ' +
           'playlists, every user’s or `userId`’s, never a private one (admins included). Oldest ' +
-          'first unless `sort` says otherwise; ties are broken by id.',
-        errors: ['FORBIDDEN'],
+          'first unless `sort` says otherwise; ties are broken by id. `ids` (up to 100) answers ' +
+          'only those playlists; without `userId` and `visibility` a non-admin gets their own and ' +
+          'the public ones among them. `cursor` pages by cursor (see GET /songs).',
+        errors: ['VALIDATION_FAILED', 'FORBIDDEN'],
       }),
     )
     .input(listPlaylistsInput)
@@ -108,8 +110,9 @@ export const playlistsRouter = router({
         tag: 'playlists',
         summary: 'The playlist’s songs in playlist order',
         description:
-          'Always in playlist order (there is no `sort`): reorder with PUT /playlists/{playlistId}.',
-        errors: ['FORBIDDEN'],
+          'Always in playlist order (there is no `sort`): reorder with PUT /playlists/{playlistId}. ' +
+          '`expand=artists` adds each song’s artists; `cursor` pages by cursor (see GET /songs).',
+        errors: ['VALIDATION_FAILED', 'FORBIDDEN'],
       }),
     )
     .input(listPlaylistSongsInput)

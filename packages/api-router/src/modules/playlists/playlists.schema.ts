@@ -1,8 +1,17 @@
 import type { PlaylistWithSongs } from '@music/db';
 import { z } from 'zod';
-import { idParam, listOf, longText, pageQuery, sortQuery, text, uuidField } from '../../schemas';
+import {
+  cursorListOf,
+  idParam,
+  idsFilter,
+  listQuery,
+  longText,
+  sortQuery,
+  text,
+  uuidField,
+} from '../../schemas';
 import { recordOf, recordSchema } from '../common/records.schema';
-import { uniqueIds } from '../songs/songs.schema';
+import { expandQuery, uniqueIds } from '../songs/songs.schema';
 
 /**
  * The most songs a playlist holds: the bound of `songIds` in a body, and the one appending a
@@ -56,6 +65,9 @@ export const playlistIdInput = z.strictObject({ playlistId: idParam('playlist') 
 export const replacePlaylistInput = z.strictObject({ playlistId: idParam('playlist'), ...playlistFields });
 export type ReplacePlaylistInput = z.infer<typeof replacePlaylistInput>;
 
+/** How many ids `GET /playlists?ids` takes: one page's worth at the largest `limit`. */
+export const MAX_PLAYLIST_IDS = 100;
+
 /** The fields `GET /playlists` can be ordered by. */
 export const PLAYLIST_SORT_FIELDS = ['name', 'createdAt'] as const;
 export type PlaylistSortField = (typeof PLAYLIST_SORT_FIELDS)[number];
@@ -82,12 +94,23 @@ export const listPlaylistsInput = z.strictObject({
       'Comma-separated fields to order by, `-` for descending: name, createdAt (default: createdAt). ' +
       'Ties are broken by id.',
   }),
-  ...pageQuery,
+  ids: idsFilter('playlist', MAX_PLAYLIST_IDS, {
+    absent:
+      'ids that name nothing, or a playlist you may not read (another user’s private one), are ' +
+      'simply absent; the other filters still apply, and without `userId` or `visibility` a ' +
+      'non-admin gets their own and public playlists among them.',
+    resolves: 'playlists a client holds the ids of',
+  }),
+  ...listQuery,
 });
 export type ListPlaylistsInput = z.infer<typeof listPlaylistsInput>;
 
 /** No `sort`: a playlist's songs are always in playlist order. */
-export const listPlaylistSongsInput = z.strictObject({ playlistId: idParam('playlist'), ...pageQuery });
+export const listPlaylistSongsInput = z.strictObject({
+  playlistId: idParam('playlist'),
+  expand: expandQuery,
+  ...listQuery,
+});
 export type ListPlaylistSongsInput = z.infer<typeof listPlaylistSongsInput>;
 
 export const addPlaylistSongInput = z.strictObject({
@@ -99,4 +122,4 @@ export type AddPlaylistSongInput = z.infer<typeof addPlaylistSongInput>;
 export const playlistSongInput = z.strictObject({ playlistId: idParam('playlist'), songId: idParam('song') });
 export type PlaylistSongInput = z.infer<typeof playlistSongInput>;
 
-export const playlistListSchema = listOf(playlistSchema).meta({ id: 'PlaylistList' });
+export const playlistListSchema = cursorListOf(playlistSchema).meta({ id: 'PlaylistList' });

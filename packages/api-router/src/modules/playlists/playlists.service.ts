@@ -3,6 +3,7 @@ import {
   isForeignKeyViolation,
   isUniqueViolation,
   isUuid,
+  type OrderKey,
   type PlaylistRow,
   type PlaylistSortColumn,
   type PlaylistWithSongs,
@@ -20,10 +21,12 @@ import {
   assertIdsExist,
   assertPrecondition,
   isAdmin,
+  listPage,
   loadOr404,
-  page,
+  orderOr,
   sortOrder,
 } from '../../kernel';
+import { idList } from '../../schemas';
 import { songPage } from '../songs/songs.service';
 import {
   type AddPlaylistSongInput,
@@ -100,26 +103,44 @@ async function withPlaylistLocked<T>(
 /**
  * A non-admin lists their own playlists; an admin every one or `userId`'s. With
  * `visibility=public` anyone signed in lists the public playlists of everyone (or of `userId`).
+ * With `ids` and neither, a non-admin gets those of the ids they may read: their own and the
+ * public ones.
  */
 export async function listPlaylists(ctx: AuthedContext, input: ListPlaylistsInput) {
   let userId = input.userId;
+  let readableBy: string | undefined;
   const publicOnly = input.visibility === 'public';
+  const ids = idList(input.ids);
   if (!isAdmin(ctx.actor) && !publicOnly) {
     if (userId !== undefined && userId !== ctx.actor.user.id) {
       throw new AppError('FORBIDDEN', 'You may only list your own playlists');
     }
-    userId = ctx.actor.user.id;
+    if (ids && userId === undefined) readableBy = ctx.actor.user.id;
+    else userId = ctx.actor.user.id;
   }
   const sort = sortOrder(input.sort, SORT_COLUMNS);
-  return page(
+  const filters = { userId, publicOnly, ids, readableBy, sort };
+  const rowsOf = (found: string[]) => playlists.findPlaylistsWithSongs(ctx.db, found);
+  return listPage(
     input,
-    async (window) => {
-      const { ids, total } = await playlists.listPlaylistIds(ctx.db, { userId, publicOnly, sort, ...window });
-      return { rows: await playlists.findPlaylistsWithSongs(ctx.db, ids), total };
+    'playlists',
+    orderOr(sort, OLDEST_FIRST),
+    {
+      byOffset: async (window) => {
+        const { ids: found, total } = await playlists.listPlaylistIds(ctx.db, { ...filters, ...window });
+        return { rows: await rowsOf(found), total };
+      },
+      after: async (window) => {
+        const { ids: found, next } = await playlists.listPlaylistIdsAfter(ctx.db, { ...filters, ...window });
+        return { rows: await rowsOf(found), next };
+      },
     },
     toPlaylist,
   );
 }
+
+/** The order of `GET /playlists` without `sort`: oldest first (then id). */
+const OLDEST_FIRST: readonly OrderKey<PlaylistSortColumn>[] = [{ column: 'created_at', descending: false }];
 
 /** For yourself; an admin may name another owner with `userId`. */
 export async function createPlaylist(ctx: AuthedContext, input: CreatePlaylistInput): Promise<Playlist> {
@@ -216,12 +237,16 @@ export async function deletePlaylist(ctx: AuthedContext, playlistId: string): Pr
 }
 
 /** Always in playlist order: a playlist's songs take no `sort`. */
+/** A playlist's songs are in playlist order (then song id). */
+const IN_PLAYLIST_ORDER: readonly OrderKey<string>[] = [{ column: 'position', descending: false }];
+
 export async function listPlaylistSongs(ctx: AuthedContext, input: ListPlaylistSongsInput) {
   const playlist = await loadPlaylist(ctx, input.playlistId);
   assertMayRead(ctx.actor, playlist);
-  return songPage(ctx, input, (window) =>
-    playlists.listPlaylistSongIds(ctx.db, { playlistId: playlist.id, ...window }),
-  );
+  return songPage(ctx, input, 'playlist-songs', IN_PLAYLIST_ORDER, {
+    byOffset: (window) => playlists.listPlaylistSongIds(ctx.db, { playlistId: playlist.id, ...window }),
+    after: (window) => playlists.listPlaylistSongIdsAfter(ctx.db, { playlistId: playlist.id, ...window }),
+  });
 }
 
 /**

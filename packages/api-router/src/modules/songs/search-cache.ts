@@ -38,6 +38,7 @@ export class SongSearchCache {
       args.search,
       args.genre ?? null,
       args.artistId ?? null,
+      args.ids ?? null,
       // The order decides which ids are on the page: `-title` and `title` are two searches.
       (args.sort ?? []).map((key) => `${key.descending ? '-' : ''}${key.column}`).join(','),
       args.limit,

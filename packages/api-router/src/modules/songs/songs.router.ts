@@ -2,10 +2,12 @@ import { emptyOutput } from '../../schemas';
 import { authedProcedure, rest, router } from '../../trpc';
 import {
   createSongInput,
+  getSongInput,
   listSongsInput,
   patchSongInput,
   songIdInput,
   songListSchema,
+  songReadSchema,
   songSchema,
 } from './songs.schema';
 import * as songs from './songs.service';
@@ -20,7 +22,11 @@ export const songsRouter = router({
         summary: 'List songs, ordered by title, then id',
         description:
           '`search` matches title, album and artist names (case-insensitive substring); ' +
-          '`genre` matches case-insensitively; `artistId` keeps one artist’s songs.',
+          '`genre` matches case-insensitively; `artistId` keeps one artist’s songs; `ids` (up to 100 ' +
+          'comma-separated UUIDs) only those songs. `expand=artists` adds each song’s artists. ' +
+          'Paged by `page` (with `total`) or, with `cursor` (empty for the first page), by cursor: ' +
+          'then `pagination` is `{ limit, nextCursor }` and pages stay exact under inserts.',
+        errors: ['VALIDATION_FAILED'],
       }),
     )
     .input(listSongsInput)
@@ -46,10 +52,21 @@ export const songsRouter = router({
     .mutation(({ ctx, input }) => songs.createSong(ctx, input)),
 
   get: authedProcedure
-    .meta(rest({ method: 'GET', path: '/songs/{songId}', tag: 'songs', summary: 'A song' }))
-    .input(songIdInput)
-    .output(songSchema)
-    .query(({ ctx, input }) => songs.getSong(ctx, input.songId)),
+    .meta(
+      rest({
+        method: 'GET',
+        path: '/songs/{songId}',
+        tag: 'songs',
+        summary: 'A song',
+        description:
+          '`expand=artists` adds the song’s artists (`artists`). The ETag is of the answer as sent: ' +
+          'send `If-Match` with the tag of a read without `expand`.',
+        errors: ['VALIDATION_FAILED'],
+      }),
+    )
+    .input(getSongInput)
+    .output(songReadSchema)
+    .query(({ ctx, input }) => songs.getSong(ctx, input)),
 
   update: authedProcedure
     .meta(

@@ -1,6 +1,7 @@
 import type { SongWithArtists } from '@music/db';
 import { z } from 'zod';
-import { idParam, listOf, pageQuery, sortQuery, text, uuidField } from '../../schemas';
+import { cursorListOf, idParam, idsFilter, listQuery, sortQuery, text, uuidField } from '../../schemas';
+import { artistSchema } from '../artists/artists.schema';
 import { recordOf, recordSchema } from '../common/records.schema';
 
 export const songSchema = recordSchema('Song', {
@@ -61,6 +62,39 @@ export type CreateSongInput = z.infer<typeof createSongInput>;
 
 export const songIdInput = z.strictObject({ songId: idParam('song') });
 
+/**
+ * `expand`: what a song read carries besides the song. `artists`: each song's artists, as
+ * `GET /artists/{id}` answers them, in `artistIds` order. Checked by the service (an unknown
+ * value is a 422 on `expand`), so the query string's syntax stays lenient.
+ */
+export const expandQuery = z
+  .string()
+  .max(200)
+  .optional()
+  .meta({
+    description:
+      'Comma-separated things to add to each song: `artists` (the song’s artists, in `artistIds` ' +
+      'order, as `artists`). Without it the song is answered as ever. Anything else is a 422.',
+    example: 'artists',
+  });
+
+export const getSongInput = z.strictObject({ songId: idParam('song'), expand: expandQuery });
+export type GetSongInput = z.infer<typeof getSongInput>;
+
+/** A song as reads answer it: with `artists` when `expand=artists` asked for them. */
+export const songReadSchema = songSchema
+  .extend({
+    artists: z
+      .array(artistSchema)
+      .optional()
+      .meta({ description: 'With `expand=artists` only: the song’s artists, in `artistIds` order' }),
+  })
+  .meta({ id: 'SongRead' });
+export type SongRead = z.infer<typeof songReadSchema>;
+
+/** How many ids `GET /songs?ids` takes: one page's worth at the largest `limit`. */
+export const MAX_SONG_IDS = 100;
+
 export const patchSongInput = z.strictObject({
   songId: idParam('song'),
   title: songFields.title.optional(),
@@ -81,6 +115,11 @@ export const listSongsInput = z.strictObject({
     .optional()
     .meta({ description: 'Case-insensitive substring of the title, the album or an artist’s name' }),
   artistId: uuidField().optional().meta({ description: 'Only songs of this artist' }),
+  ids: idsFilter('song', MAX_SONG_IDS, {
+    absent: 'ids that name nothing are simply absent, and the other filters still apply.',
+    resolves: 'the songs of a playlist page or a list of ids',
+  }),
+  expand: expandQuery,
   genre: text(0, 50).optional().meta({ description: 'Only songs of this genre (case-insensitive)' }),
   sort: sortQuery(SONG_SORT_FIELDS).meta({
     description:
@@ -88,8 +127,8 @@ export const listSongsInput = z.strictObject({
       'createdAt (default: title). Ties are broken by id. Songs without an album or a release ' +
       'year come last in ascending order and first in descending order.',
   }),
-  ...pageQuery,
+  ...listQuery,
 });
 export type ListSongsInput = z.infer<typeof listSongsInput>;
 
-export const songListSchema = listOf(songSchema).meta({ id: 'SongList' });
+export const songListSchema = cursorListOf(songReadSchema).meta({ id: 'SongList' });

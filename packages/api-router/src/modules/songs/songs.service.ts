@@ -1,21 +1,27 @@
-import { artists, type Db, songs, uuidv7 } from '@music/db';
+import { artists, type Db, type Keyset, type OrderKey, songs, uuidv7 } from '@music/db';
 import { AUDITED_FIELDS, changesOf, recordAudit } from '../../audit';
 import type { Context } from '../../context';
+import type { ListInput } from '../../cursor';
 import { AppError } from '../../errors';
 import {
   type AuthedContext,
   assertIdsExist,
   assertPrecondition,
   isAdmin,
+  listPage,
   loadOr404,
-  page,
+  orderOr,
   sortOrder,
 } from '../../kernel';
+import { idList } from '../../schemas';
+import { expandOf, withArtists } from './song-expand';
 import {
   type CreateSongInput,
+  type GetSongInput,
   type ListSongsInput,
   type PatchSongInput,
   type Song,
+  type SongRead,
   type SongSortField,
   songSchema,
   toSong,
@@ -39,23 +45,44 @@ export const lockSongOr404 = (trx: Db, songId: string) =>
 const assertArtistsExist = (db: Db, artistIds: readonly string[]) =>
   assertIdsExist(artistIds, (ids) => artists.findExistingArtistIds(db, ids), 'artistIds', 'artist');
 
+/** How a song list reads its ids: a page by offset with its total, or after a position. */
+export interface SongIdReads {
+  byOffset: (window: { limit: number; offset: number }) => Promise<{ ids: string[]; total: number }>;
+  after: (window: { limit: number; after: Keyset | null }) => Promise<{ ids: string[]; next: Keyset | null }>;
+}
+
 /**
- * One page of songs, each with its artists: the catalogue's, an artist's and a playlist's song
- * lists all answer this way, from the ids of the page and the total.
+ * One page of songs, each with its artists' ids (and the artists themselves with
+ * `expand=artists`): the catalogue's, an artist's and a playlist's song lists all answer this
+ * way, by page or by cursor, from the ids of the page.
  */
-export function songPage(
+export async function songPage(
   ctx: Context,
-  input: { page: number; limit: number },
-  pageIds: (window: { limit: number; offset: number }) => Promise<{ ids: string[]; total: number }>,
+  input: ListInput & { expand?: string | undefined },
+  list: string,
+  order: readonly OrderKey<string>[],
+  reads: SongIdReads,
 ) {
-  return page(
+  const expand = expandOf(input.expand);
+  const rowsOf = (ids: string[]) => songs.findSongsWithArtists(ctx.db, ids);
+  const answer = await listPage(
     input,
-    async (window) => {
-      const { ids, total } = await pageIds(window);
-      return { rows: await songs.findSongsWithArtists(ctx.db, ids), total };
+    list,
+    order,
+    {
+      byOffset: async (window) => {
+        const { ids, total } = await reads.byOffset(window);
+        return { rows: await rowsOf(ids), total };
+      },
+      after: async (window) => {
+        const { ids, next } = await reads.after(window);
+        return { rows: await rowsOf(ids), next };
+      },
     },
-    toSong,
+    (row): SongRead => toSong(row),
   );
+  if (expand.artists) answer.data = await withArtists(ctx.db, answer.data);
+  return answer;
 }
 
 /** A non-admin must keep at least one artist they manage on the song, or they would lose it. */
@@ -92,18 +119,21 @@ const SORT_COLUMNS: Record<SongSortField, songs.SongSortColumn> = {
   createdAt: 'created_at',
 };
 
+/** The order of `GET /songs` without `sort`: by title (then id). */
+const BY_TITLE: readonly OrderKey<songs.SongSortColumn>[] = [{ column: 'title', descending: false }];
+
 export function listSongs(ctx: AuthedContext, input: ListSongsInput) {
-  const filters = {
-    genre: input.genre || undefined,
-    artistId: input.artistId,
-    sort: sortOrder(input.sort, SORT_COLUMNS),
-  };
+  const sort = sortOrder(input.sort, SORT_COLUMNS);
+  const filters = { genre: input.genre || undefined, artistId: input.artistId, ids: idList(input.ids), sort };
   const search = input.search || undefined;
-  return songPage(ctx, input, (window) =>
-    search
-      ? ctx.searchCache.search({ ...filters, search, ...window })
-      : songs.listSongIds(ctx.db, { ...filters, ...window }),
-  );
+  return songPage(ctx, input, 'songs', orderOr(sort, BY_TITLE), {
+    byOffset: (window) =>
+      search
+        ? ctx.searchCache.search({ ...filters, search, ...window })
+        : songs.listSongIds(ctx.db, { ...filters, ...window }),
+    // Keyset pages are cheap and read in their own snapshot: exact, with no cache to consult.
+    after: (window) => songs.listSongIdsAfter(ctx.db, { ...filters, search, ...window }),
+  });
 }
 
 /**
@@ -146,8 +176,12 @@ export async function createSong(ctx: AuthedContext, input: CreateSongInput): Pr
   return toSong(song!);
 }
 
-export async function getSong(ctx: AuthedContext, songId: string): Promise<Song> {
-  return toSong(await loadSong(ctx, songId));
+export async function getSong(ctx: AuthedContext, input: GetSongInput): Promise<SongRead> {
+  const expand = expandOf(input.expand);
+  const song = toSong(await loadSong(ctx, input.songId));
+  if (!expand.artists) return song;
+  const [expanded] = await withArtists(ctx.db, [song]);
+  return expanded!;
 }
 
 /**

@@ -3,6 +3,7 @@ import { uuidv7 } from '@music/db';
 import { afterAll, describe, expect, it } from 'vitest';
 import { appCode, createRouterHarness, failureOf } from '../../../testing/index';
 import type { Actor } from '../../context';
+import { pageMode } from '../../schemas';
 import type { User } from './users.schema';
 
 /** `users.profiles`: public names, visible for yourself and for owners of public playlists. */
@@ -78,7 +79,7 @@ describe('users.profiles for a listener', () => {
     const listed = await profiles(listener, { ids: ids.join(',') });
     expect(idsOf(listed)).toEqual([listener.user.id, publicOwner.id].sort());
     for (const profile of listed.data) expect(profile.id).toBe(profile.id.toLowerCase());
-    expect((await profiles(listener, { ids: `${uuidv7()},${uuidv7()}` })).pagination.total).toBe(0);
+    expect(pageMode((await profiles(listener, { ids: `${uuidv7()},${uuidv7()}` })).pagination).total).toBe(0);
   });
 
   it('orders by username, then id, and pages with the total of the visible users', async () => {

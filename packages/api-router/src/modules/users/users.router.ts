@@ -26,8 +26,9 @@ export const usersRouter = router({
         summary: 'List users (admin only)',
         description:
           'Oldest first unless `sort` says otherwise; ties are broken by id. `search` matches a ' +
-          'substring of the username or the email, case-insensitively.',
-        errors: ['FORBIDDEN'],
+          'substring of the username or the email, case-insensitively; `ids` (up to 100) answers ' +
+          'only those users. `cursor` pages by cursor (see GET /songs).',
+        errors: ['VALIDATION_FAILED', 'FORBIDDEN'],
       }),
     )
     .input(listUsersInput)
@@ -46,6 +47,7 @@ export const usersRouter = router({
           'else sees themself and every user who owns at least one public playlist. Other users ' +
           'are simply absent (not an error), also when `ids` names them. Ordered by username, then ' +
           'id. `search` matches a substring of the username, case-insensitively.',
+        errors: ['VALIDATION_FAILED'],
       }),
     )
     .input(listProfilesInput)

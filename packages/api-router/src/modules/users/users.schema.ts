@@ -1,6 +1,6 @@
 import type { UserRow } from '@music/db';
 import { z } from 'zod';
-import { idParam, idsFilter, listOf, pageQuery, sortQuery, text } from '../../schemas';
+import { cursorListOf, idParam, idsFilter, listQuery, sortQuery, text } from '../../schemas';
 import { recordOf, recordSchema } from '../common/records.schema';
 
 export const roleSchema = z.enum(['user', 'artist', 'admin']).meta({ id: 'Role' });
@@ -89,6 +89,9 @@ export type PatchUserInput = z.infer<typeof patchUserInput>;
 export const setRoleInput = z.strictObject({ userId: idParam('user'), role: roleSchema });
 export type SetRoleInput = z.infer<typeof setRoleInput>;
 
+/** How many ids `GET /users?ids` takes: one page's worth at the largest `limit`. */
+export const MAX_USER_IDS = 100;
+
 /** The fields `GET /users` can be ordered by. */
 export const USER_SORT_FIELDS = ['username', 'email', 'createdAt'] as const;
 export type UserSortField = (typeof USER_SORT_FIELDS)[number];
@@ -100,11 +103,15 @@ export const listUsersInput = z.strictObject({
     .optional()
     .meta({ description: 'Case-insensitive substring of the username or the email' }),
   sort: sortQuery(USER_SORT_FIELDS),
-  ...pageQuery,
+  ids: idsFilter('user', MAX_USER_IDS, {
+    absent: 'ids that name nobody are simply absent, and the other filters still apply.',
+    resolves: 'the accounts a client holds the ids of',
+  }),
+  ...listQuery,
 });
 export type ListUsersInput = z.infer<typeof listUsersInput>;
 
-export const userListSchema = listOf(userSchema).meta({ id: 'UserList' });
+export const userListSchema = cursorListOf(userSchema).meta({ id: 'UserList' });
 
 /**
  * The public name of a user: what `GET /profiles` shows of another listener, so a playlist can
@@ -131,8 +138,8 @@ export const listProfilesInput = z.strictObject({
   }),
   // Username only: matching emails would let a caller probe for them.
   search: text(0, 50).optional().meta({ description: 'Case-insensitive substring of the username' }),
-  ...pageQuery,
+  ...listQuery,
 });
 export type ListProfilesInput = z.infer<typeof listProfilesInput>;
 
-export const profileListSchema = listOf(profileSchema).meta({ id: 'ProfileList' });
+export const profileListSchema = cursorListOf(profileSchema).meta({ id: 'ProfileList' });

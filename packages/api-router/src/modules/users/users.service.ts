@@ -3,6 +3,7 @@ import {
   type Db,
   isUniqueViolation,
   isUuid,
+  type OrderKey,
   sessions,
   type UserRow,
   type UserUpdate,
@@ -17,8 +18,9 @@ import {
   assertPrecondition,
   assertWithinLimits,
   isAdmin,
+  listPage,
   loadOr404,
-  page,
+  orderOr,
   sortOrder,
 } from '../../kernel';
 import { idList } from '../../schemas';
@@ -63,15 +65,25 @@ const SORT_COLUMNS: Record<UserSortField, users.UserSortColumn> = {
   createdAt: 'created_at',
 };
 
+const OLDEST_FIRST: readonly OrderKey<users.UserSortColumn>[] = [{ column: 'created_at', descending: false }];
+
 export async function listUsers(ctx: AuthedContext, input: ListUsersInput) {
   if (!isAdmin(ctx.actor)) throw new AppError('FORBIDDEN', 'Only admins may list users');
-  const filters = {
-    role: input.role,
-    search: input.search || undefined,
-    sort: sortOrder(input.sort, SORT_COLUMNS),
-  };
-  return page(input, (window) => users.listUsers(ctx.db, { ...filters, ...window }), toUser);
+  const sort = sortOrder(input.sort, SORT_COLUMNS);
+  const filters = { role: input.role, search: input.search || undefined, ids: idList(input.ids), sort };
+  return listPage(
+    input,
+    'users',
+    orderOr(sort, OLDEST_FIRST),
+    {
+      byOffset: (window) => users.listUsers(ctx.db, { ...filters, ...window }),
+      after: (window) => users.listUsersAfter(ctx.db, { ...filters, ...window }),
+    },
+    toUser,
+  );
 }
+
+const BY_USERNAME: readonly OrderKey<string>[] = [{ column: 'username', descending: false }];
 
 /**
  * The public names of users, ordered by username, then id. An admin sees every user; anyone else
@@ -85,7 +97,16 @@ export function listProfiles(ctx: AuthedContext, input: ListProfilesInput) {
     ids: idList(input.ids),
     search: input.search || undefined,
   };
-  return page(input, (window) => users.listProfiles(ctx.db, { ...filters, ...window }), toProfile);
+  return listPage(
+    input,
+    'profiles',
+    BY_USERNAME,
+    {
+      byOffset: (window) => users.listProfiles(ctx.db, { ...filters, ...window }),
+      after: (window) => users.listProfilesAfter(ctx.db, { ...filters, ...window }),
+    },
+    toProfile,
+  );
 }
 
 /**

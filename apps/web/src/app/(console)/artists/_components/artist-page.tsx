@@ -1,5 +1,6 @@
 'use client';
 
+import { pageMode } from '@music/api-router/schemas';
 import Link from 'next/link';
 import { useParams, useRouter } from 'next/navigation';
 import { useState } from 'react';
@@ -113,7 +114,7 @@ function ArtistSongs({ artist, mayLink }: { artist: Artist; mayLink: boolean }) 
                 </li>
               ))}
             </ul>
-            <Pager page={page} limit={LIMIT} total={data.pagination.total} onPage={setPage} />
+            <Pager page={page} limit={LIMIT} total={pageMode(data.pagination).total} onPage={setPage} />
           </>
         )}
       </QueryView>

@@ -1,5 +1,6 @@
 'use client';
 
+import { pageMode } from '@music/api-router/schemas';
 import type { RouterOutputs } from '@music/api-router/types';
 import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { Button } from '@/components/ui';
@@ -161,7 +162,7 @@ export function usePlaylistEdits({
       rows && {
         ...rows,
         data: rows.data.filter((row) => row.id !== song.id),
-        pagination: { ...rows.pagination, total: rows.pagination.total - 1 },
+        pagination: { ...pageMode(rows.pagination), total: pageMode(rows.pagination).total - 1 },
       },
     );
     // The last song of the last page gone: the page before it, rather than an empty one.
@@ -206,7 +207,7 @@ export function usePlaylistEdits({
       show(back, {
         ...rows,
         data: data.slice(0, limit),
-        pagination: { ...rows.pagination, total: rows.pagination.total + 1 },
+        pagination: { ...pageMode(rows.pagination), total: pageMode(rows.pagination).total + 1 },
       });
     } else {
       show(back, undefined);

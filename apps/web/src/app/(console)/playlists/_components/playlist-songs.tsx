@@ -1,5 +1,6 @@
 'use client';
 
+import { pageMode } from '@music/api-router/schemas';
 import './playlist.css';
 import Link from 'next/link';
 import { type DragEvent, type KeyboardEvent, useState } from 'react';
@@ -129,7 +130,12 @@ export function PlaylistSongs({
                 );
               })}
             </ol>
-            <Pager page={page} limit={PLAYLIST_PAGE_SIZE} total={data.pagination.total} onPage={setPage} />
+            <Pager
+              page={page}
+              limit={PLAYLIST_PAGE_SIZE}
+              total={pageMode(data.pagination).total}
+              onPage={setPage}
+            />
           </>
         )}
       </QueryView>

@@ -1,5 +1,6 @@
 'use client';
 
+import { pageMode } from '@music/api-router/schemas';
 import Link from 'next/link';
 import { useEffect, useRef, useState } from 'react';
 import { useMe } from '@/components/shell/session';
@@ -139,7 +140,7 @@ function PlaylistChoices({ song, onClose }: { song: SongRef; onClose: () => void
               <Pager
                 page={page}
                 limit={LIMIT}
-                total={data.pagination.total}
+                total={pageMode(data.pagination).total}
                 onPage={setPage}
                 label="Pages of your playlists"
               />

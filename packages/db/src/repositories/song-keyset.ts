@@ -1,0 +1,66 @@
+import type { Db } from '../schema';
+import {
+  afterKeyset,
+  type Keyset,
+  keysetPage,
+  keysetSelections,
+  type OrderKey,
+  orderColumns,
+  orderTerms,
+} from './order';
+import { BY_TITLE, filteredSongs, type SongFilters, type SongSortColumn } from './song-filters';
+
+/**
+ * A page of song ids after a position (cursor mode), `limit` of them, and the position after the
+ * last when more follow. A search collects its matches first, as `songSearchQuery` does, then
+ * pages through them by keyset; no total is counted, and nothing is cached: each page is read
+ * in its own snapshot, exact.
+ */
+export async function listSongIdsAfter(
+  db: Db,
+  args: SongFilters & {
+    sort?: readonly OrderKey<SongSortColumn>[] | undefined;
+    limit: number;
+    after: Keyset | null;
+  },
+): Promise<{ ids: string[]; next: Keyset | null }> {
+  const width = orderColumns(args.sort, BY_TITLE).length;
+  const rows = args.search
+    ? await db
+        .with(
+          (wb) => wb('matches').materialized(),
+          () =>
+            filteredSongs(db, args).select([
+              'songs.id',
+              ...orderColumns(args.sort, BY_TITLE).map((column) => `songs.${column}` as const),
+            ]),
+        )
+        .selectFrom('matches')
+        .select('matches.id')
+        .select(keysetSelections('matches', args.sort, BY_TITLE))
+        .$call((query) => {
+          let ordered = args.after
+            ? query.where(afterKeyset('matches', args.sort, BY_TITLE, args.after))
+            : query;
+          for (const [ref, direction] of orderTerms('matches', args.sort, BY_TITLE)) {
+            ordered = ordered.orderBy(ref, direction);
+          }
+          return ordered.limit(args.limit + 1);
+        })
+        .execute()
+    : await filteredSongs(db, args)
+        .select('songs.id')
+        .select(keysetSelections('songs', args.sort, BY_TITLE))
+        .$call((query) => {
+          let ordered = args.after
+            ? query.where(afterKeyset('songs', args.sort, BY_TITLE, args.after))
+            : query;
+          for (const [ref, direction] of orderTerms('songs', args.sort, BY_TITLE)) {
+            ordered = ordered.orderBy(ref, direction);
+          }
+          return ordered.limit(args.limit + 1);
+        })
+        .execute();
+  const page = keysetPage(rows as { id: string }[], args.limit, width);
+  return { ids: page.rows.map((row) => row.id), next: page.next };
+}
