@@ -1,5 +1,6 @@
 'use client';
 
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { Suspense, useRef } from 'react';
 import { ActivityFilters } from '@/app/(console)/activity/_components/activity-filters';
 import { EventItem, useUserNames } from '@/app/(console)/activity/_components/event-item';
@@ -47,7 +48,13 @@ function filterWords(view: ActivityView, userName: string): string {
 
 function Activity() {
   const [view, update] = useUrlState(activityQuery);
-  const events = trpc.auditEvents.list.useInfiniteQuery(activityInput(view), {
+  // React Query's own infinite query over the typed client: tRPC's would add a `direction` to
+  // the input, which the procedure's strict input refuses.
+  const { client } = trpc.useUtils();
+  const events = useInfiniteQuery({
+    queryKey: ['auditEvents.list', activityInput(view)],
+    queryFn: ({ pageParam }) => client.auditEvents.list.query(activityInput(view, pageParam)),
+    initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
     placeholderData: (previous) => previous,
   });
