@@ -1,7 +1,8 @@
 import { expect, type Page, test } from '@playwright/test';
 import { ADMIN } from '../playwright.config';
 import { API, apiCall, apiLogin, uniqueSuffix } from './api';
-import { cell, followHeaderLink, mainMenu, signIn } from './steps';
+import { seriousViolations } from './axe';
+import { cell, followHeaderLink, mainMenu, screenshot, signIn } from './steps';
 
 /**
  * API keys under My account (made with scopes and an expiry, the token shown once and copied,
@@ -55,6 +56,7 @@ test('a listener makes an API key, sees its token once, copies it, and revokes i
   await expect(dialog.getByText('Enter a name for the key')).toBeVisible();
   await expect(dialog.getByText('Choose at least one thing the key may do')).toBeVisible();
   await expect(dialog.getByRole('textbox', { name: 'Name' })).toBeFocused();
+  expect(await seriousViolations(page)).toEqual([]);
 
   const name = `Nightly export ${uniqueSuffix()}`;
   await dialog.getByRole('textbox', { name: 'Name' }).fill(name);
@@ -75,6 +77,8 @@ test('a listener makes an API key, sees its token once, copies it, and revokes i
   await shown.getByRole('button', { name: 'Copy token' }).click();
   await expect(shown.getByText('Copied to the clipboard.')).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
+  expect(await seriousViolations(page)).toEqual([]);
+  await screenshot(page, 'api-key-token');
   await shown.getByRole('button', { name: 'Done' }).click();
   await expect(shown).toBeHidden();
 
@@ -83,6 +87,7 @@ test('a listener makes an API key, sees its token once, copies it, and revokes i
   await expect(cell(row, 'Scopes')).toContainText('catalogue:read');
   await expect(cell(row, 'Last used')).toContainText('never');
   await expect(cell(row, 'Expires')).not.toContainText('never');
+  await screenshot(page, 'api-keys');
   // Never again: not on the page, not after a reload.
   await expect(page.getByText(token)).toHaveCount(0);
   await page.reload();
@@ -140,6 +145,15 @@ test('an admin reads the Activity log with a filter, and a song’s history from
   // The address alone brings the same view back.
   await page.reload();
   await expect(page.getByLabel('Action')).toHaveValue('song.updated');
+  // Whose writes: picked by name, kept in the address beside the action.
+  await page.getByRole('combobox', { name: 'Filter by user: a name, an email or an id' }).fill(me.username);
+  await page.getByRole('option', { name: new RegExp(`^${me.username}`) }).click();
+  await expect(page).toHaveURL(/[?&]user=[0-9a-f-]{36}/);
+  await expect(page).toHaveURL(/[?&]action=song\.updated/);
+  await expect(page.getByRole('button', { name: `Any user, not only ${me.username}` })).toBeVisible();
+  await expect(events.getByRole('listitem').first()).toContainText(`by ${me.username}`);
+  expect(await seriousViolations(page)).toEqual([]);
+  await screenshot(page, 'activity');
 
   // The song's history, from its page: its two events, newest first, and back to the song.
   await page.goto(`/songs/${song.id}`);
