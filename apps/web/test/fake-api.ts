@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { ErrorCode } from '@music/api-router/schemas';
 import { NextRequest } from 'next/server';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { answerRecords, resetRecords } from './fake-records';
 
 // A real HTTP server standing in for the API, recording what reaches it. Its `/trpc` answers
 // are the real API's (apps/api/src/app.ts, the error formatter in packages/api-router/src/trpc.ts):
@@ -23,6 +24,8 @@ export const fake = {
 const RPC_CODES = {
   BAD_REQUEST: -32600,
   UNAUTHORIZED: -32001,
+  FORBIDDEN: -32003,
+  NOT_FOUND: -32004,
   CONFLICT: -32009,
   VALIDATION_FAILED: -32022,
   TOO_MANY_REQUESTS: -32029,
@@ -101,6 +104,8 @@ export function startFakeApi() {
           if (refreshToken === 'down') return fail(503, 'SERVICE_UNAVAILABLE', { retryAfter: 5 });
           return fail(401, 'UNAUTHORIZED');
         }
+        // API keys and the activity log (test/fake-records.ts), for a session's bearer token.
+        if (answerRecords(path, input, req.headers.authorization, data, fail)) return;
         // Public: answered whoever asks.
         if (path === '/trpc/auth.requestPasswordReset') return json(202, { result: {} });
         if (path.startsWith('/trpc/')) {
@@ -122,6 +127,7 @@ export function startFakeApi() {
   afterAll(() => new Promise((resolve) => server.close(resolve)));
   beforeEach(() => {
     fake.calls = [];
+    resetRecords();
   });
 }
 

@@ -14,6 +14,7 @@ const NAV: Array<{ href: string; label: string; roles: Role[] }> = [
   { href: '/artists', label: 'My artist profile', roles: ['artist'] },
   { href: '/playlists', label: 'Playlists', roles: ['admin', 'artist', 'user'] },
   { href: '/users', label: 'Users', roles: ['admin'] },
+  { href: '/activity', label: 'Activity', roles: ['admin'] },
 ];
 
 const ROLE_NAMES: Record<Role, string> = { admin: 'Admin', artist: 'Artist', user: 'Listener' };
@@ -98,7 +99,7 @@ export function Shell({ children }: { children: ReactNode }) {
           {phone && (
             <Link
               href="/account"
-              aria-current={pathname === '/account' ? 'page' : undefined}
+              aria-current={pathname.startsWith('/account') ? 'page' : undefined}
               onClick={() => setMenuOpen(false)}
             >
               My account
@@ -111,7 +112,7 @@ export function Shell({ children }: { children: ReactNode }) {
             <span className={`badge badge-${user.role}`}>{ROLE_NAMES[user.role]}</span>
           </span>
           {!phone && (
-            <Link href="/account" aria-current={pathname === '/account' ? 'page' : undefined}>
+            <Link href="/account" aria-current={pathname.startsWith('/account') ? 'page' : undefined}>
               My account
             </Link>
           )}

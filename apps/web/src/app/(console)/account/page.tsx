@@ -1,5 +1,6 @@
 'use client';
 
+import Link from 'next/link';
 import { AccountDetailsForm } from '@/app/(console)/account/_components/account-details-form';
 import { AccountPasswordForm } from '@/app/(console)/account/_components/account-password-form';
 import { ROLE_LABEL } from '@/components/account/user-form';
@@ -34,6 +35,13 @@ export default function AccountPage() {
       </section>
       <AccountDetailsForm user={me} />
       <AccountPasswordForm user={me} />
+      <section className="card" aria-labelledby="account-api-keys">
+        <h2 id="account-api-keys">API keys</h2>
+        <p>
+          Let a program (a script, an integration) use the catalogue’s API as you, within limits you choose.
+        </p>
+        <Link href="/account/api-keys">Manage your API keys</Link>
+      </section>
     </>
   );
 }

@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { ArtistForm } from '@/app/(console)/artists/_components/artist-form';
 import { SongAction, SongSearch } from '@/components/catalogue/song-search';
 import { PageHeader } from '@/components/shell/guard';
+import { HistoryLink } from '@/components/shell/history-link';
 import { useMe } from '@/components/shell/session';
 import { Button, ErrorNotice, formatDuration, Notice, Pager, QueryView } from '@/components/ui';
 import { useConfirmDelete } from '@/components/ui/confirm-delete';
@@ -57,6 +58,7 @@ function ArtistDetail({ artist, mayEdit, isAdmin }: { artist: Artist; mayEdit: b
         </p>
       )}
       <PageHeader title={artist.name}>
+        <HistoryLink type="artist" id={artist.id} />
         {isAdmin && (
           <Button variant="danger" onClick={() => confirmDelete.ask(artist)}>
             Delete artist

@@ -10,6 +10,7 @@ import { PLAYLIST_PAGE_SIZE, PlaylistSongs } from '@/app/(console)/playlists/_co
 import { VisibilitySwitch } from '@/app/(console)/playlists/_components/visibility-switch';
 import { ArtistNameList } from '@/components/catalogue/artists';
 import { SongAction, SongSearch } from '@/components/catalogue/song-search';
+import { HistoryLink } from '@/components/shell/history-link';
 import { useMe } from '@/components/shell/session';
 import { Button, Notice } from '@/components/ui';
 import { useConfirmDelete } from '@/components/ui/confirm-delete';
@@ -67,6 +68,7 @@ function PlaylistDetail({ playlist, mayEdit }: { playlist: Playlist; mayEdit: bo
         </h1>
         {mayEdit && (
           <div className="page-actions">
+            <HistoryLink type="playlist" id={playlist.id} />
             <Button onClick={() => setEditing(true)}>Edit details</Button>
             <Button variant="danger" onClick={() => confirmDelete.ask(playlist)}>
               Delete

@@ -8,6 +8,7 @@ import { useSongAccess } from '@/app/(console)/songs/_components/song-access';
 import { SongForm } from '@/app/(console)/songs/_components/song-form';
 import { ArtistNames } from '@/components/catalogue/artists';
 import { PageHeader } from '@/components/shell/guard';
+import { HistoryLink } from '@/components/shell/history-link';
 import { Button, formatDate, formatDuration, Loading, Notice } from '@/components/ui';
 import { useConfirmDelete } from '@/components/ui/confirm-delete';
 import { RecordTitle } from '@/components/ui/page-title';
@@ -54,6 +55,7 @@ function SongDetail({ song, access }: { song: Song; access: ReturnType<typeof us
       </p>
       <PageHeader title={song.title}>
         {addToPlaylist.button(song)}
+        <HistoryLink type="song" id={song.id} />
         {editable && (
           <Button variant="danger" onClick={() => confirmDelete.ask(song)}>
             Delete song

@@ -1,0 +1,197 @@
+'use client';
+
+import { useId, useState } from 'react';
+import { Button, Field, TextInput } from '@/components/ui';
+import { DialogForm } from '@/components/ui/dialog-form';
+import {
+  type CreatedApiKey,
+  type KeyFormValues,
+  keyRefusal,
+  MAX_KEY_NAME,
+  readKeyForm,
+  SCOPE_GROUPS,
+  SCOPE_WORDS,
+  type Scope,
+} from '@/lib/api-keys';
+import { trpc } from '@/lib/trpc';
+
+const EMPTY: KeyFormValues = { name: '', scopes: [], expires: '' };
+
+/** Tomorrow as a date input writes it (yyyy-mm-dd, local): the first day a key may expire on. */
+function tomorrow(): string {
+  const day = new Date();
+  day.setDate(day.getDate() + 1);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${day.getFullYear()}-${pad(day.getMonth() + 1)}-${pad(day.getDate())}`;
+}
+
+/**
+ * The "New API key" form: a name, what the key may do (scopes by area, each in words) and an
+ * optional last day. Its own checks first (the procedure's rules), then the server's 422 beside
+ * the same fields; a full account (409) in words above them. `onMade` gets the new key, token
+ * and all, once.
+ */
+export function ApiKeyForm({
+  onMade,
+  onCancel,
+}: {
+  onMade: (key: CreatedApiKey) => void;
+  onCancel: () => void;
+}) {
+  const create = trpc.apiKeys.create.useMutation();
+  const [values, setValues] = useState<KeyFormValues>(EMPTY);
+  const [own, setOwn] = useState<Record<string, string>>({});
+  const [refusal, setRefusal] = useState<ReturnType<typeof keyRefusal> | null>(null);
+  const errors = { ...refusal?.fields, ...own };
+  const scopesError = errors.scopes;
+  const scopesHelp = useId();
+  const scopesErrorId = useId();
+
+  const change = (next: Partial<KeyFormValues>, field: string) => {
+    setValues((current) => ({ ...current, ...next }));
+    // An error goes once its field is edited; the form checks everything again on submit.
+    setOwn(({ [field]: _, ...rest }) => rest);
+    setRefusal((last) => {
+      if (!last || !(field in last.fields)) return last;
+      const { [field]: _, ...fields } = last.fields;
+      return { ...last, fields };
+    });
+  };
+  const toggle = (scope: Scope, on: boolean) =>
+    change({ scopes: on ? [...values.scopes, scope] : values.scopes.filter((s) => s !== scope) }, 'scopes');
+
+  function submit(): boolean {
+    setRefusal(null);
+    const reading = readKeyForm(values);
+    if (!reading.ok) {
+      setOwn(reading.fields);
+      return false;
+    }
+    setOwn({});
+    create.mutateAsync(reading.input).then(onMade, (error: unknown) => setRefusal(keyRefusal(error)));
+    return true;
+  }
+
+  const notice = refusal
+    ? (refusal.message ?? (Object.keys(refusal.fields).length > 0 ? 'Some fields need attention.' : null))
+    : null;
+  const dirty = values.name !== '' || values.scopes.length > 0 || values.expires !== '';
+  return (
+    <DialogForm
+      onSubmit={submit}
+      mutation={{ error: notice, isPending: create.isPending }}
+      submitLabel="Make key"
+      onCancel={onCancel}
+      requiredNote
+      dirty={dirty}
+    >
+      <TextInput
+        label="Name"
+        required
+        value={values.name}
+        onChange={(e) => change({ name: e.target.value }, 'name')}
+        error={errors.name}
+        hint={`What uses the key, so you can tell it from others later (up to ${MAX_KEY_NAME} characters).`}
+        autoComplete="off"
+      />
+      <fieldset
+        className="picker scope-picker"
+        aria-describedby={[scopesHelp, scopesError ? scopesErrorId : ''].filter(Boolean).join(' ')}
+      >
+        <legend>
+          What the key may do<span aria-hidden="true"> *</span>
+        </legend>
+        <p className="field-hint" id={scopesHelp}>
+          A key acts as you, only within what you tick here, and never beyond what your role allows.
+        </p>
+        {SCOPE_GROUPS.map((group) => (
+          <fieldset key={group.area} className="scope-group">
+            <legend className="scope-area">{group.area}</legend>
+            {group.scopes.map((scope) => (
+              <label key={scope} className="checkbox scope-choice">
+                <input
+                  type="checkbox"
+                  checked={values.scopes.includes(scope)}
+                  onChange={(e) => toggle(scope, e.target.checked)}
+                  aria-invalid={scopesError ? true : undefined}
+                />
+                <span>
+                  <code>{scope}</code> <span className="muted">{SCOPE_WORDS[scope]}</span>
+                </span>
+              </label>
+            ))}
+          </fieldset>
+        ))}
+        {scopesError && (
+          <p className="field-error" id={scopesErrorId}>
+            {scopesError}
+          </p>
+        )}
+      </fieldset>
+      <Field
+        label="Expires after (optional)"
+        error={errors.expiresAt}
+        hint="The key stops working at the end of this day. Leave empty for a key that never expires."
+      >
+        {(control) => (
+          <input
+            {...control}
+            type="date"
+            min={tomorrow()}
+            value={values.expires}
+            onChange={(e) => change({ expires: e.target.value }, 'expiresAt')}
+          />
+        )}
+      </Field>
+    </DialogForm>
+  );
+}
+
+/**
+ * The new key's token, shown this once: a warning that it will not be shown again, the token in a
+ * read-only box (selected when focused) and a button that copies it.
+ */
+export function TokenView({ apiKey, onDone }: { apiKey: CreatedApiKey; onDone: () => void }) {
+  const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(apiKey.token);
+      setCopied('yes');
+    } catch {
+      setCopied('failed');
+    }
+  }
+  return (
+    <>
+      <div className="dialog-body">
+        <div className="notice notice-warning" role="alert">
+          <strong>Copy this key now: it will not be shown again.</strong> Only a hash of it is kept, so
+          nobody, not even an admin, can show it to you later. If you lose it, revoke the key and make a new
+          one.
+        </div>
+        <Field label={`Token of “${apiKey.name}”`} hint="Send it as: Authorization: Bearer <token>">
+          {(control) => (
+            <input
+              {...control}
+              className="token"
+              readOnly
+              value={apiKey.token}
+              onFocus={(e) => e.currentTarget.select()}
+              spellCheck={false}
+            />
+          )}
+        </Field>
+        <p role="status" className={copied === 'failed' ? 'field-error' : 'field-hint'}>
+          {copied === 'yes' && 'Copied to the clipboard.'}
+          {copied === 'failed' && 'The browser did not allow copying: select the token and copy it yourself.'}
+        </p>
+      </div>
+      <footer className="dialog-actions">
+        <Button onClick={copy}>Copy token</Button>
+        <Button variant="primary" onClick={onDone}>
+          Done
+        </Button>
+      </footer>
+    </>
+  );
+}
