@@ -3,7 +3,6 @@ import {
   type Db,
   isUniqueViolation,
   isUuid,
-  type OrderKey,
   sessions,
   type UserRow,
   type UserUpdate,
@@ -13,32 +12,18 @@ import {
 import { AUDITED_FIELDS, changesOf, PASSWORD_CHANGED, recordAudit } from '../../audit';
 import type { Actor, Context } from '../../context';
 import { AppError, validationError } from '../../errors';
-import {
-  type AuthedContext,
-  assertPrecondition,
-  assertWithinLimits,
-  isAdmin,
-  listPage,
-  loadOr404,
-  orderOr,
-  sortOrder,
-} from '../../kernel';
-import { idList } from '../../schemas';
+import { type AuthedContext, assertPrecondition, assertWithinLimits, isAdmin, loadOr404 } from '../../kernel';
 import { proveOwnPassword } from '../auth/auth.service';
 import { welcomeMail } from '../auth/mails';
 import { keyCredentialsError, keyKeepsPassword } from './key-credentials';
 import { auditUserWrite } from './users.audit';
 import {
   type CreateUserInput,
-  type ListProfilesInput,
-  type ListUsersInput,
   type PatchUserInput,
   type SetRoleInput,
-  toProfile,
   toUser,
   type UpdateUserInput,
   type User,
-  type UserSortField,
   userSchema,
 } from './users.schema';
 
@@ -58,56 +43,7 @@ function assertSelfOrAdmin(actor: Actor, userId: string): void {
 const loadUser = (ctx: Context, userId: string) =>
   loadOr404(userId, (id) => users.findUserById(ctx.db, id), 'User');
 
-/** The columns of the `sort` fields (no `sort`: the repository's default, oldest first). */
-const SORT_COLUMNS: Record<UserSortField, users.UserSortColumn> = {
-  username: 'username',
-  email: 'email',
-  createdAt: 'created_at',
-};
-
-const OLDEST_FIRST: readonly OrderKey<users.UserSortColumn>[] = [{ column: 'created_at', descending: false }];
-
-export async function listUsers(ctx: AuthedContext, input: ListUsersInput) {
-  if (!isAdmin(ctx.actor)) throw new AppError('FORBIDDEN', 'Only admins may list users');
-  const sort = sortOrder(input.sort, SORT_COLUMNS);
-  const filters = { role: input.role, search: input.search || undefined, ids: idList(input.ids), sort };
-  return listPage(
-    input,
-    'users',
-    orderOr(sort, OLDEST_FIRST),
-    {
-      byOffset: (window) => users.listUsers(ctx.db, { ...filters, ...window }),
-      after: (window) => users.listUsersAfter(ctx.db, { ...filters, ...window }),
-    },
-    toUser,
-  );
-}
-
-const BY_USERNAME: readonly OrderKey<string>[] = [{ column: 'username', descending: false }];
-
-/**
- * The public names of users, ordered by username, then id. An admin sees every user; anyone else
- * sees themself and every user who owns at least one public playlist (making a playlist public
- * shows its owner's username with it). Everyone else is absent, not an error: `ids` naming
- * nobody, or a user the caller may not see, are left out. Only id and username, never more.
- */
-export function listProfiles(ctx: AuthedContext, input: ListProfilesInput) {
-  const filters = {
-    visibleTo: isAdmin(ctx.actor) ? null : ctx.actor.user.id,
-    ids: idList(input.ids),
-    search: input.search || undefined,
-  };
-  return listPage(
-    input,
-    'profiles',
-    BY_USERNAME,
-    {
-      byOffset: (window) => users.listProfiles(ctx.db, { ...filters, ...window }),
-      after: (window) => users.listProfilesAfter(ctx.db, { ...filters, ...window }),
-    },
-    toProfile,
-  );
-}
+export { listProfiles, listUsers } from './users-lists.service';
 
 /**
  * Public sign-up; an admin may also create accounts with any role. An anonymous sign-up costs a
