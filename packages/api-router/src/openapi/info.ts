@@ -1,5 +1,5 @@
 /** The document's version: the contract it describes. */
-export const API_VERSION = '1.2.0';
+export const API_VERSION = '1.3.0';
 
 /**
  * What holds for every operation, said once: client generators put it at the top of the
@@ -27,7 +27,13 @@ export const INFO_DESCRIPTION = `Users, artists, songs and playlists of a music 
 - Account recovery: \`POST /auth/password-reset\` mails a single-use link (202 whatever the email), \`POST /auth/password-reset/confirm\` sets the password; admins make a link with \`POST /users/{userId}/password-reset\`.
 - Artist powers need the role \`artist\` now, and a song must already be yours before you link it to another of your artists; you add or remove only your own artists on a song.
 - A refresh token repeated within a few seconds of its rotation (two workers of one client) gets a new pair instead of ending the session.
-- Anonymous sign-ups are limited per client address (429); every error \`message\` is at most 1,000 characters; C1 control characters are refused in text, invisible formatting characters in usernames.`;
+- Anonymous sign-ups are limited per client address (429); every error \`message\` is at most 1,000 characters; C1 control characters are refused in text, invisible formatting characters in usernames.
+
+**New in 1.3** (integrations, additive):
+- API keys for programs: \`POST /api-keys\` shows an \`mc_\` token once; send it as \`Authorization: Bearer mc_…\`. A key acts as its owner within its scopes (the \`apiKeyAuth\` scheme names the scope each operation needs), never beyond the owner's role now; outside them, 403 with \`WWW-Authenticate: Bearer error="insufficient_scope"\`. Each key has its own request budget.
+- \`GET /audit-events\` (admins): who changed what, when and from where, with each changed field before and after.
+- Reading many: \`ids\` on songs, playlists and users; \`expand=artists\` on song reads; \`cursor\` paging (stable under inserts) beside \`page\`; every list has a weak \`ETag\` and answers \`If-None-Match\` with 304.
+- Every 201 that made something readable by id has a \`Location\`. The error schema is \`ApiError\` (\`Error\` stays as an alias).`;
 
 /** Every tag with what its operations are about. */
 export const TAG_DESCRIPTIONS: Record<string, string> = {

@@ -135,7 +135,7 @@ export interface paths {
          * List users (admin only)
          * @description Admins only. Filter by `role`, find by `search`, order with `sort` (`username`, `email`, `createdAt`; default oldest first).
          *
-         *     Oldest first unless `sort` says otherwise; ties are broken by id. `search` matches a substring of the username or the email, case-insensitively.
+         *     Oldest first unless `sort` says otherwise; ties are broken by id. `search` matches a substring of the username or the email, case-insensitively; `ids` (up to 100) answers only those users. `cursor` pages by cursor (see GET /songs).
          */
         get: operations["users-list"];
         put?: never;
@@ -382,6 +382,8 @@ export interface paths {
         /**
          * The artist’s songs, ordered by title, then id
          * @description Any signed-in caller. Ordered by title, then id (there is no `sort`).
+         *
+         *     `expand=artists` adds each song’s artists; `cursor` pages by cursor (see GET /songs).
          */
         get: operations["artists-songs"];
         put?: never;
@@ -427,7 +429,7 @@ export interface paths {
          * List songs, ordered by title, then id
          * @description Any signed-in caller. Filters combine. `sort` takes `title`, `album`, `releaseYear`, `duration` and `createdAt` (default: by title).
          *
-         *     `search` matches title, album and artist names (case-insensitive substring); `genre` matches case-insensitively; `artistId` keeps one artist’s songs.
+         *     `search` matches title, album and artist names (case-insensitive substring); `genre` matches case-insensitively; `artistId` keeps one artist’s songs; `ids` (up to 100 comma-separated UUIDs) only those songs. `expand=artists` adds each song’s artists. Paged by `page` (with `total`) or, with `cursor` (empty for the first page), by cursor: then `pagination` is `{ limit, nextCursor }` and pages stay exact under inserts.
          */
         get: operations["songs-list"];
         put?: never;
@@ -454,6 +456,8 @@ export interface paths {
         /**
          * A song
          * @description Any signed-in caller. Revalidate with `If-None-Match` to get 304 when unchanged.
+         *
+         *     `expand=artists` adds the song’s artists (`artists`). The ETag is of the answer as sent: send `If-Match` with the tag of a read without `expand`.
          */
         get: operations["songs-get"];
         put?: never;
@@ -507,7 +511,7 @@ export interface paths {
          * List playlists (your own; admins: all, or one user’s)
          * @description `sort` takes `name` and `createdAt`. A malformed `userId`, `visibility` other than `public` or an unknown `sort` field is 400.
          *
-         *     Without `visibility`: a non-admin gets their own playlists (`userId` naming anyone else is 403); an admin gets every playlist, or `userId`’s. With `visibility=public` (an extension, for browsing what others share): any signed-in caller gets only public playlists, every user’s or `userId`’s, never a private one (admins included). Oldest first unless `sort` says otherwise; ties are broken by id.
+         *     Without `visibility`: a non-admin gets their own playlists (`userId` naming anyone else is 403); an admin gets every playlist, or `userId`’s. With `visibility=public` (an extension, for browsing what others share): any signed-in caller gets only public playlists, every user’s or `userId`’s, never a private one (admins included). Oldest first unless `sort` says otherwise; ties are broken by id. `ids` (up to 100) answers only those playlists; without `userId` and `visibility` a non-admin gets their own and the public ones among them. `cursor` pages by cursor (see GET /songs).
          */
         get: operations["playlists-list"];
         put?: never;
@@ -565,7 +569,7 @@ export interface paths {
          * The playlist’s songs in playlist order
          * @description The full song records of `songIds`, a page at a time. Your own playlists, and any public one.
          *
-         *     Always in playlist order (there is no `sort`): reorder with PUT /playlists/{playlistId}.
+         *     Always in playlist order (there is no `sort`): reorder with PUT /playlists/{playlistId}. `expand=artists` adds each song’s artists; `cursor` pages by cursor (see GET /songs).
          */
         get: operations["playlists-songs"];
         put?: never;
@@ -751,7 +755,7 @@ export interface components {
         };
         UserList: {
             data: components["schemas"]["User"][];
-            pagination: components["schemas"]["Pagination"];
+            pagination: components["schemas"]["Pagination"] | components["schemas"]["CursorPagination"];
         };
         Pagination: {
             /** Format: int64 */
@@ -764,9 +768,16 @@ export interface components {
              */
             total: number;
         };
+        /** @description The paging of a list read with `cursor` */
+        CursorPagination: {
+            /** Format: int32 */
+            limit: number;
+            /** @description The next page’s `cursor`; null on the last page */
+            nextCursor: string | null;
+        };
         ProfileList: {
             data: components["schemas"]["Profile"][];
-            pagination: components["schemas"]["Pagination"];
+            pagination: components["schemas"]["Pagination"] | components["schemas"]["CursorPagination"];
         };
         /** @description A user’s public name: never their email or role */
         Profile: {
@@ -825,7 +836,7 @@ export interface components {
         };
         ArtistList: {
             data: components["schemas"]["Artist"][];
-            pagination: components["schemas"]["Pagination"];
+            pagination: components["schemas"]["Pagination"] | components["schemas"]["CursorPagination"];
         };
         Artist: {
             /** Format: uuid */
@@ -846,8 +857,35 @@ export interface components {
             updatedAt: string;
         };
         SongList: {
-            data: components["schemas"]["Song"][];
-            pagination: components["schemas"]["Pagination"];
+            data: components["schemas"]["SongRead"][];
+            pagination: components["schemas"]["Pagination"] | components["schemas"]["CursorPagination"];
+        };
+        SongRead: {
+            /** Format: uuid */
+            id: string;
+            title: string;
+            album: string | null;
+            genre: string | null;
+            /**
+             * Format: int32
+             * @description Length in seconds, 1 to 86400
+             */
+            duration: number;
+            releaseYear: number | null;
+            /** @description In the order given; links added later go last */
+            artistIds: string[];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T12:00:00Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T12:00:00Z
+             */
+            updatedAt: string;
+            /** @description With `expand=artists` only: the song’s artists, in `artistIds` order */
+            artists?: components["schemas"]["Artist"][];
         };
         Song: {
             /** Format: uuid */
@@ -889,7 +927,7 @@ export interface components {
         };
         PlaylistList: {
             data: components["schemas"]["Playlist"][];
-            pagination: components["schemas"]["Pagination"];
+            pagination: components["schemas"]["Pagination"] | components["schemas"]["CursorPagination"];
         };
         Playlist: {
             /** Format: uuid */
@@ -1550,7 +1588,7 @@ export interface components {
          */
         IfNoneMatch: string;
         /**
-         * @description Page number, from 1
+         * @description Page number, from 1 (default 1). Not with `cursor` on the lists that take one.
          * @example 1
          */
         Page: number;
@@ -1559,6 +1597,8 @@ export interface components {
          * @example 20
          */
         Limit: number;
+        /** @description Cursor mode: empty for the first page, then the `pagination.nextCursor` of the page before. Pages stay exact while rows are added or removed (none skipped or repeated); no `total` is counted. Opaque; one made for another list or `sort`, or altered, is a 422. Not with `page`. */
+        Cursor: string;
         /**
          * @description The artist's id (UUID, any letter case)
          * @example 01970a3e-7f42-7c19-9a6b-5e3d2c1b0a02
@@ -1580,6 +1620,11 @@ export interface components {
          */
         PlaylistId: string;
         /**
+         * @description Comma-separated things to add to each song: `artists` (the song’s artists, in `artistIds` order, as `artists`). Without it the song is answered as ever. Anything else is a 422.
+         * @example artists
+         */
+        Expand: string;
+        /**
          * @description The API key's id (UUID, any letter case)
          * @example 01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03
          */
@@ -1589,11 +1634,11 @@ export interface components {
     headers: {
         /** @description Echoes a valid incoming `X-Request-Id`, or a generated one: quote it when reporting a problem. */
         "X-Request-Id": string;
-        /** @description Strong entity tag of the representation in this answer: it changes whenever anything in it changes. Send it back as `If-None-Match` to revalidate (304) or as `If-Match` to write safely (412). */
+        /** @description Entity tag of the representation in this answer: it changes whenever anything in it changes. A record’s is strong: send it back as `If-None-Match` to revalidate (304) or as `If-Match` to write safely (412). A list’s is weak (`W/"…"`): for `If-None-Match` only. */
         ETag: string;
         /** @description Path of the new resource (its `GET` operation). */
         Location: string;
-        /** @description RFC 8288 pagination links: `rel="first"` and `rel="last"` always, `rel="prev"` and `rel="next"` where that page exists. Each is a full URL keeping the request’s other query parameters. */
+        /** @description RFC 8288 pagination links: `rel="first"` and `rel="last"` always, `rel="prev"` and `rel="next"` where that page exists. Each is a full URL keeping the request’s other query parameters. In cursor mode: `rel="first"` (`cursor=`) always and `rel="next"` (the next cursor) while one follows. */
         Link: string;
         /** @description Requests the caller may make per minute (a signed-in user, or the client address when anonymous). Absent when budgets are turned off. */
         "RateLimit-Limit": number;
@@ -1890,7 +1935,12 @@ export interface operations {
                  */
                 sort?: string;
                 /**
-                 * @description Page number, from 1
+                 * @description Only these users: 1 to 100 comma-separated ids (UUIDs, any letter case; duplicates are ignored); ids that name nobody are simply absent, and the other filters still apply. Resolves the accounts a client holds the ids of in one call: pass `limit=100` to get them all on one page.
+                 * @example 01970a3e-7f42-7c19-9a6b-5e3d2c1b0a02,01970a3e-8a53-7d2a-9b7c-6f4e3d2c1b0a
+                 */
+                ids?: string;
+                /**
+                 * @description Page number, from 1 (default 1). Not with `cursor` on the lists that take one.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -1899,8 +1949,16 @@ export interface operations {
                  * @example 20
                  */
                 limit?: components["parameters"]["Limit"];
+                /** @description Cursor mode: empty for the first page, then the `pagination.nextCursor` of the page before. Pages stay exact while rows are added or removed (none skipped or repeated); no `total` is counted. Opaque; one made for another list or `sort`, or altered, is a 422. Not with `page`. */
+                cursor?: components["parameters"]["Cursor"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Answer 304 without a body when the current `ETag` is one of these (or any, with `*`).
+                 * @example "q8PUVmQ4xw2Jx0lJ6pUoO2mEJbY"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1915,6 +1973,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
@@ -1941,11 +2000,13 @@ export interface operations {
                     "application/json": components["schemas"]["UserList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             /** @description Malformed request: a query parameter is malformed or out of range (`page=0`, `limit=101`); `sort` names an unknown field or one field twice; `If-None-Match` is not `*` or a list of entity tags */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             /** @description Not an admin; or an API key without the scope `users:read` (`WWW-Authenticate` names it) */
             403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2032,7 +2093,7 @@ export interface operations {
                 /** @description Case-insensitive substring of the username */
                 search?: string;
                 /**
-                 * @description Page number, from 1
+                 * @description Page number, from 1 (default 1). Not with `cursor` on the lists that take one.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -2041,8 +2102,16 @@ export interface operations {
                  * @example 100
                  */
                 limit?: number;
+                /** @description Cursor mode: empty for the first page, then the `pagination.nextCursor` of the page before. Pages stay exact while rows are added or removed (none skipped or repeated); no `total` is counted. Opaque; one made for another list or `sort`, or altered, is a 422. Not with `page`. */
+                cursor?: components["parameters"]["Cursor"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Answer 304 without a body when the current `ETag` is one of these (or any, with `*`).
+                 * @example "q8PUVmQ4xw2Jx0lJ6pUoO2mEJbY"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2057,6 +2126,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
@@ -2083,11 +2153,13 @@ export interface operations {
                     "application/json": components["schemas"]["ProfileList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             /** @description Malformed request: a query parameter is malformed or out of range (`page=0`, `limit=101`); `If-None-Match` is not `*` or a list of entity tags */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             /** @description Signed in, but not allowed (role or ownership); or an API key without the scope `users:read` (`WWW-Authenticate` names it) */
             403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2470,7 +2542,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, from 1
+                 * @description Page number, from 1 (default 1). Not with `cursor` on the lists that take one.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -2482,7 +2554,13 @@ export interface operations {
                 /** @description Whose keys (admins only); default: your own */
                 userId?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Answer 304 without a body when the current `ETag` is one of these (or any, with `*`).
+                 * @example "q8PUVmQ4xw2Jx0lJ6pUoO2mEJbY"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2497,6 +2575,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
@@ -2530,6 +2609,7 @@ export interface operations {
                     };
                 };
             };
+            304: components["responses"]["NotModified"];
             /** @description Malformed request: a query parameter is malformed or out of range (`page=0`, `limit=101`); `If-None-Match` is not `*` or a list of entity tags */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -2716,7 +2796,7 @@ export interface operations {
                  */
                 ids?: string;
                 /**
-                 * @description Page number, from 1
+                 * @description Page number, from 1 (default 1). Not with `cursor` on the lists that take one.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -2725,8 +2805,16 @@ export interface operations {
                  * @example 20
                  */
                 limit?: components["parameters"]["Limit"];
+                /** @description Cursor mode: empty for the first page, then the `pagination.nextCursor` of the page before. Pages stay exact while rows are added or removed (none skipped or repeated); no `total` is counted. Opaque; one made for another list or `sort`, or altered, is a 422. Not with `page`. */
+                cursor?: components["parameters"]["Cursor"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Answer 304 without a body when the current `ETag` is one of these (or any, with `*`).
+                 * @example "q8PUVmQ4xw2Jx0lJ6pUoO2mEJbY"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2741,6 +2829,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
@@ -2767,11 +2856,13 @@ export interface operations {
                     "application/json": components["schemas"]["ArtistList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             /** @description Malformed request: a query parameter is malformed or out of range (`page=0`, `limit=101`); `sort` names an unknown field or one field twice; `If-None-Match` is not `*` or a list of entity tags */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             /** @description Signed in, but not allowed (role or ownership); or an API key without the scope `catalogue:read` (`WWW-Authenticate` names it) */
             403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3087,8 +3178,10 @@ export interface operations {
     "artists-songs": {
         parameters: {
             query?: {
+                /** @description Comma-separated: `artists` adds each song’s artists. Anything else is a 422. */
+                expand?: string;
                 /**
-                 * @description Page number, from 1
+                 * @description Page number, from 1 (default 1). Not with `cursor` on the lists that take one.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -3097,8 +3190,16 @@ export interface operations {
                  * @example 20
                  */
                 limit?: components["parameters"]["Limit"];
+                /** @description Cursor mode: empty for the first page, then the `pagination.nextCursor` of the page before. Pages stay exact while rows are added or removed (none skipped or repeated); no `total` is counted. Opaque; one made for another list or `sort`, or altered, is a 422. Not with `page`. */
+                cursor?: components["parameters"]["Cursor"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Answer 304 without a body when the current `ETag` is one of these (or any, with `*`).
+                 * @example "q8PUVmQ4xw2Jx0lJ6pUoO2mEJbY"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description The artist's id (UUID, any letter case)
@@ -3119,6 +3220,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
@@ -3128,16 +3230,26 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "id": "01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03",
-                     *           "title": "Difference Engine",
-                     *           "album": "Notes on the Engine",
-                     *           "genre": "Synth-pop",
-                     *           "duration": 242,
-                     *           "releaseYear": 2024,
+                     *           "title": "example",
+                     *           "album": "example",
+                     *           "genre": "example",
+                     *           "duration": 1,
+                     *           "releaseYear": 1000,
                      *           "artistIds": [
-                     *             "01970a3e-7f42-7c19-9a6b-5e3d2c1b0a02"
+                     *             "01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03"
                      *           ],
-                     *           "createdAt": "2026-03-14T09:26:53Z",
-                     *           "updatedAt": "2026-03-15T18:02:11Z"
+                     *           "createdAt": "2026-11-22T12:00:00Z",
+                     *           "updatedAt": "2026-11-22T12:00:00Z",
+                     *           "artists": [
+                     *             {
+                     *               "id": "01970a3e-7f42-7c19-9a6b-5e3d2c1b0a02",
+                     *               "name": "The Analytical Engines",
+                     *               "bio": "Four-piece from Manchester.\nSynths, drums and a punched-card light show.",
+                     *               "userId": "01970a3e-6d2e-7c3b-8a4f-3e5d7c9b0f06",
+                     *               "createdAt": "2026-03-14T09:26:53Z",
+                     *               "updatedAt": "2026-03-15T18:02:11Z"
+                     *             }
+                     *           ]
                      *         }
                      *       ],
                      *       "pagination": {
@@ -3150,6 +3262,7 @@ export interface operations {
                     "application/json": components["schemas"]["SongList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             /** @description Malformed request: a query parameter is malformed or out of range (`page=0`, `limit=101`); `If-None-Match` is not `*` or a list of entity tags */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -3157,6 +3270,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description No artist with this id (or a malformed id) */
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3240,6 +3354,16 @@ export interface operations {
                 /** @description Only songs of this artist */
                 artistId?: string;
                 /**
+                 * @description Only these songs: 1 to 100 comma-separated ids (UUIDs, any letter case; duplicates are ignored); ids that name nothing are simply absent, and the other filters still apply. Resolves the songs of a playlist page or a list of ids in one call: pass `limit=100` to get them all on one page.
+                 * @example 01970a3e-7f42-7c19-9a6b-5e3d2c1b0a02,01970a3e-8a53-7d2a-9b7c-6f4e3d2c1b0a
+                 */
+                ids?: string;
+                /**
+                 * @description Comma-separated things to add to each song: `artists` (the song’s artists, in `artistIds` order, as `artists`). Without it the song is answered as ever. Anything else is a 422.
+                 * @example artists
+                 */
+                expand?: components["parameters"]["Expand"];
+                /**
                  * @description Only songs of this genre (case-insensitive)
                  * @example synth-pop
                  */
@@ -3250,7 +3374,7 @@ export interface operations {
                  */
                 sort?: string;
                 /**
-                 * @description Page number, from 1
+                 * @description Page number, from 1 (default 1). Not with `cursor` on the lists that take one.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -3259,8 +3383,16 @@ export interface operations {
                  * @example 20
                  */
                 limit?: components["parameters"]["Limit"];
+                /** @description Cursor mode: empty for the first page, then the `pagination.nextCursor` of the page before. Pages stay exact while rows are added or removed (none skipped or repeated); no `total` is counted. Opaque; one made for another list or `sort`, or altered, is a 422. Not with `page`. */
+                cursor?: components["parameters"]["Cursor"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Answer 304 without a body when the current `ETag` is one of these (or any, with `*`).
+                 * @example "q8PUVmQ4xw2Jx0lJ6pUoO2mEJbY"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3275,6 +3407,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
@@ -3284,16 +3417,26 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "id": "01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03",
-                     *           "title": "Difference Engine",
-                     *           "album": "Notes on the Engine",
-                     *           "genre": "Synth-pop",
-                     *           "duration": 242,
-                     *           "releaseYear": 2024,
+                     *           "title": "example",
+                     *           "album": "example",
+                     *           "genre": "example",
+                     *           "duration": 1,
+                     *           "releaseYear": 1000,
                      *           "artistIds": [
-                     *             "01970a3e-7f42-7c19-9a6b-5e3d2c1b0a02"
+                     *             "01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03"
                      *           ],
-                     *           "createdAt": "2026-03-14T09:26:53Z",
-                     *           "updatedAt": "2026-03-15T18:02:11Z"
+                     *           "createdAt": "2026-11-22T12:00:00Z",
+                     *           "updatedAt": "2026-11-22T12:00:00Z",
+                     *           "artists": [
+                     *             {
+                     *               "id": "01970a3e-7f42-7c19-9a6b-5e3d2c1b0a02",
+                     *               "name": "The Analytical Engines",
+                     *               "bio": "Four-piece from Manchester.\nSynths, drums and a punched-card light show.",
+                     *               "userId": "01970a3e-6d2e-7c3b-8a4f-3e5d7c9b0f06",
+                     *               "createdAt": "2026-03-14T09:26:53Z",
+                     *               "updatedAt": "2026-03-15T18:02:11Z"
+                     *             }
+                     *           ]
                      *         }
                      *       ],
                      *       "pagination": {
@@ -3306,11 +3449,13 @@ export interface operations {
                     "application/json": components["schemas"]["SongList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             /** @description Malformed request: a query parameter is malformed or out of range (`page=0`, `limit=101`); `sort` names an unknown field or one field twice; `If-None-Match` is not `*` or a list of entity tags */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             /** @description Signed in, but not allowed (role or ownership); or an API key without the scope `catalogue:read` (`WWW-Authenticate` names it) */
             403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3397,7 +3542,13 @@ export interface operations {
     };
     "songs-get": {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Comma-separated things to add to each song: `artists` (the song’s artists, in `artistIds` order, as `artists`). Without it the song is answered as ever. Anything else is a 422.
+                 * @example artists
+                 */
+                expand?: components["parameters"]["Expand"];
+            };
             header?: {
                 /**
                  * @description Answer 304 without a body when the current `ETag` is one of these (or any, with `*`).
@@ -3432,29 +3583,40 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03",
-                     *       "title": "Difference Engine",
-                     *       "album": "Notes on the Engine",
-                     *       "genre": "Synth-pop",
-                     *       "duration": 242,
-                     *       "releaseYear": 2024,
+                     *       "title": "example",
+                     *       "album": "example",
+                     *       "genre": "example",
+                     *       "duration": 1,
+                     *       "releaseYear": 1000,
                      *       "artistIds": [
-                     *         "01970a3e-7f42-7c19-9a6b-5e3d2c1b0a02"
+                     *         "01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03"
                      *       ],
-                     *       "createdAt": "2026-03-14T09:26:53Z",
-                     *       "updatedAt": "2026-03-15T18:02:11Z"
+                     *       "createdAt": "2026-11-22T12:00:00Z",
+                     *       "updatedAt": "2026-11-22T12:00:00Z",
+                     *       "artists": [
+                     *         {
+                     *           "id": "01970a3e-7f42-7c19-9a6b-5e3d2c1b0a02",
+                     *           "name": "The Analytical Engines",
+                     *           "bio": "Four-piece from Manchester.\nSynths, drums and a punched-card light show.",
+                     *           "userId": "01970a3e-6d2e-7c3b-8a4f-3e5d7c9b0f06",
+                     *           "createdAt": "2026-03-14T09:26:53Z",
+                     *           "updatedAt": "2026-03-15T18:02:11Z"
+                     *         }
+                     *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["Song"];
+                    "application/json": components["schemas"]["SongRead"];
                 };
             };
             304: components["responses"]["NotModified"];
-            /** @description Malformed request: `If-None-Match` is not `*` or a list of entity tags */
+            /** @description Malformed request: a query parameter is malformed or out of range (`page=0`, `limit=101`); `If-None-Match` is not `*` or a list of entity tags */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             /** @description Signed in, but not allowed (role or ownership); or an API key without the scope `catalogue:read` (`WWW-Authenticate` names it) */
             403: components["responses"]["Forbidden"];
             /** @description No song with this id (or a malformed id) */
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3584,7 +3746,7 @@ export interface operations {
                  */
                 search?: string;
                 /**
-                 * @description Page number, from 1
+                 * @description Page number, from 1 (default 1). Not with `cursor` on the lists that take one.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -3594,7 +3756,13 @@ export interface operations {
                  */
                 limit?: components["parameters"]["Limit"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Answer 304 without a body when the current `ETag` is one of these (or any, with `*`).
+                 * @example "q8PUVmQ4xw2Jx0lJ6pUoO2mEJbY"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3609,6 +3777,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
@@ -3635,6 +3804,7 @@ export interface operations {
                     "application/json": components["schemas"]["GenreList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             /** @description Malformed request: a query parameter is malformed or out of range (`page=0`, `limit=101`); `If-None-Match` is not `*` or a list of entity tags */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -3661,7 +3831,12 @@ export interface operations {
                  */
                 sort?: string;
                 /**
-                 * @description Page number, from 1
+                 * @description Only these playlists: 1 to 100 comma-separated ids (UUIDs, any letter case; duplicates are ignored); ids that name nothing, or a playlist you may not read (another user’s private one), are simply absent; the other filters still apply, and without `userId` or `visibility` a non-admin gets their own and public playlists among them. Resolves playlists a client holds the ids of in one call: pass `limit=100` to get them all on one page.
+                 * @example 01970a3e-7f42-7c19-9a6b-5e3d2c1b0a02,01970a3e-8a53-7d2a-9b7c-6f4e3d2c1b0a
+                 */
+                ids?: string;
+                /**
+                 * @description Page number, from 1 (default 1). Not with `cursor` on the lists that take one.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -3670,8 +3845,16 @@ export interface operations {
                  * @example 20
                  */
                 limit?: components["parameters"]["Limit"];
+                /** @description Cursor mode: empty for the first page, then the `pagination.nextCursor` of the page before. Pages stay exact while rows are added or removed (none skipped or repeated); no `total` is counted. Opaque; one made for another list or `sort`, or altered, is a 422. Not with `page`. */
+                cursor?: components["parameters"]["Cursor"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Answer 304 without a body when the current `ETag` is one of these (or any, with `*`).
+                 * @example "q8PUVmQ4xw2Jx0lJ6pUoO2mEJbY"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3686,6 +3869,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
@@ -3718,11 +3902,13 @@ export interface operations {
                     "application/json": components["schemas"]["PlaylistList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             /** @description Malformed request: a query parameter is malformed or out of range (`page=0`, `limit=101`); `sort` names an unknown field or one field twice; `If-None-Match` is not `*` or a list of entity tags */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             /** @description A non-admin naming another user’s `userId` without `visibility=public`; or an API key without the scope `playlists:read` (`WWW-Authenticate` names it) */
             403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3994,7 +4180,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, from 1
+                 * @description Comma-separated things to add to each song: `artists` (the song’s artists, in `artistIds` order, as `artists`). Without it the song is answered as ever. Anything else is a 422.
+                 * @example artists
+                 */
+                expand?: components["parameters"]["Expand"];
+                /**
+                 * @description Page number, from 1 (default 1). Not with `cursor` on the lists that take one.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -4003,8 +4194,16 @@ export interface operations {
                  * @example 20
                  */
                 limit?: components["parameters"]["Limit"];
+                /** @description Cursor mode: empty for the first page, then the `pagination.nextCursor` of the page before. Pages stay exact while rows are added or removed (none skipped or repeated); no `total` is counted. Opaque; one made for another list or `sort`, or altered, is a 422. Not with `page`. */
+                cursor?: components["parameters"]["Cursor"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Answer 304 without a body when the current `ETag` is one of these (or any, with `*`).
+                 * @example "q8PUVmQ4xw2Jx0lJ6pUoO2mEJbY"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /**
                  * @description The playlist's id (UUID, any letter case)
@@ -4025,6 +4224,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
                     Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
@@ -4034,16 +4234,26 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "id": "01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03",
-                     *           "title": "Difference Engine",
-                     *           "album": "Notes on the Engine",
-                     *           "genre": "Synth-pop",
-                     *           "duration": 242,
-                     *           "releaseYear": 2024,
+                     *           "title": "example",
+                     *           "album": "example",
+                     *           "genre": "example",
+                     *           "duration": 1,
+                     *           "releaseYear": 1000,
                      *           "artistIds": [
-                     *             "01970a3e-7f42-7c19-9a6b-5e3d2c1b0a02"
+                     *             "01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03"
                      *           ],
-                     *           "createdAt": "2026-03-14T09:26:53Z",
-                     *           "updatedAt": "2026-03-15T18:02:11Z"
+                     *           "createdAt": "2026-11-22T12:00:00Z",
+                     *           "updatedAt": "2026-11-22T12:00:00Z",
+                     *           "artists": [
+                     *             {
+                     *               "id": "01970a3e-7f42-7c19-9a6b-5e3d2c1b0a02",
+                     *               "name": "The Analytical Engines",
+                     *               "bio": "Four-piece from Manchester.\nSynths, drums and a punched-card light show.",
+                     *               "userId": "01970a3e-6d2e-7c3b-8a4f-3e5d7c9b0f06",
+                     *               "createdAt": "2026-03-14T09:26:53Z",
+                     *               "updatedAt": "2026-03-15T18:02:11Z"
+                     *             }
+                     *           ]
                      *         }
                      *       ],
                      *       "pagination": {
@@ -4056,6 +4266,7 @@ export interface operations {
                     "application/json": components["schemas"]["SongList"];
                 };
             };
+            304: components["responses"]["NotModified"];
             /** @description Malformed request: a query parameter is malformed or out of range (`page=0`, `limit=101`); `If-None-Match` is not `*` or a list of entity tags */
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -4063,6 +4274,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description No playlist with this id (or a malformed id) */
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
