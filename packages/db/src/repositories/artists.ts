@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { likeContains } from '../like';
 import type { ArtistRow, ArtistsTable, Db } from '../schema';
-import { afterKeyset, type Keyset, keysetPage, keysetSelections, type OrderKey, orderTerms } from './order';
+import { type Keyset, keysetPage, keysetSelections, type OrderKey, orderTerms, pageAfter } from './order';
 import { countRows } from './row-counts';
 
 /** Named, not `*`: see USER_COLUMNS. */
@@ -129,13 +129,11 @@ export async function listArtistsAfter(
   db: Db,
   args: ArtistFilters & { limit: number; after: Keyset | null },
 ): Promise<{ rows: ArtistRow[]; next: Keyset | null }> {
-  let page = filteredArtists(db, args)
+  const rows = await filteredArtists(db, args)
     .select(ARTIST_COLUMNS)
-    .select(keysetSelections('artists', args.sort, BY_NAME));
-  if (args.after) page = page.where(afterKeyset('artists', args.sort, BY_NAME, args.after));
-  for (const [ref, direction] of orderTerms('artists', args.sort, BY_NAME))
-    page = page.orderBy(ref, direction);
-  const rows = await page.limit(args.limit + 1).execute();
+    .select(keysetSelections('artists', args.sort, BY_NAME))
+    .$call(pageAfter('artists', args.sort, BY_NAME, args))
+    .execute();
   const { rows: kept, next } = keysetPage(rows, args.limit, args.sort?.length || BY_NAME.length);
   return {
     rows: kept.map(({ id, name, bio, user_id, created_at, updated_at }) => ({
@@ -155,17 +153,13 @@ export async function listArtistSongIdsAfter(
   db: Db,
   args: { artistId: string; limit: number; after: Keyset | null },
 ): Promise<{ ids: string[]; next: Keyset | null }> {
-  let page = db
+  const rows = await db
     .selectFrom('songs')
     .innerJoin('song_artists', 'song_artists.song_id', 'songs.id')
     .select('songs.id')
     .select(keysetSelections('songs', undefined, BY_TITLE))
-    .where('song_artists.artist_id', '=', args.artistId);
-  if (args.after) page = page.where(afterKeyset('songs', undefined, BY_TITLE, args.after));
-  const rows = await page
-    .orderBy('songs.title')
-    .orderBy('songs.id')
-    .limit(args.limit + 1)
+    .where('song_artists.artist_id', '=', args.artistId)
+    .$call(pageAfter('songs', undefined, BY_TITLE, args))
     .execute();
   const { rows: kept, next } = keysetPage(rows, args.limit, 1);
   return { ids: kept.map((row) => row.id), next };

@@ -20,13 +20,14 @@ export function orderTerms<Column extends string>(
   table: string,
   keys: readonly OrderKey<Column>[] | undefined,
   fallback: readonly OrderKey<Column>[],
+  idRef = `${table}.id`,
 ): OrderTerm[] {
   const effective = keys && keys.length > 0 ? keys : fallback;
   return [
     ...effective.map(
       (key): OrderTerm => [sql.ref(`${table}.${key.column}`), key.descending ? 'desc' : 'asc'],
     ),
-    [sql.ref(`${table}.id`), 'asc'],
+    [sql.ref(idRef), 'asc'],
   ];
 }
 
@@ -166,4 +167,31 @@ export function keysetPage<Row extends { id: string }>(
   if (rows.length <= limit || last === undefined) return { rows: page, next: null };
   const values = Array.from({ length: width }, (_, index) => (last[`k${index}`] as string | null) ?? null);
   return { rows: page, next: { values, id: last.id } };
+}
+
+/** What keyset paging needs of a list's select query (Kysely's select query builder has it). */
+export interface PageableQuery<Query> {
+  where(expression: RawBuilder<boolean>): Query;
+  orderBy(expression: RawBuilder<unknown>, direction: 'asc' | 'desc'): Query;
+  limit(limit: number): Query;
+}
+
+/**
+ * A cursor page of a list's query, for `$call`: the rows after `after` (all from the first when
+ * null) in the list's order, and one more than `limit` so `keysetPage` can tell whether more
+ * follow. The query selects `keysetSelections` of the same order itself.
+ */
+export function pageAfter<Column extends string>(
+  table: string,
+  keys: readonly OrderKey<Column>[] | undefined,
+  fallback: readonly OrderKey<Column>[],
+  window: { after: Keyset | null; limit: number },
+  idRef = `${table}.id`,
+) {
+  return <Query extends PageableQuery<Query>>(query: Query): Query => {
+    let page = window.after ? query.where(afterKeyset(table, keys, fallback, window.after, idRef)) : query;
+    for (const [ref, direction] of orderTerms(table, keys, fallback, idRef))
+      page = page.orderBy(ref, direction);
+    return page.limit(window.limit + 1);
+  };
 }

@@ -1,7 +1,7 @@
 import type { Updateable } from 'kysely';
 import { sql } from 'kysely';
 import type { Db, PlaylistRow, PlaylistsTable } from '../schema';
-import { afterKeyset, type Keyset, keysetPage, keysetSelections, type OrderKey, orderTerms } from './order';
+import { type Keyset, keysetPage, keysetSelections, type OrderKey, orderTerms, pageAfter } from './order';
 import { countRows } from './row-counts';
 
 /** Named, not `*`: see USER_COLUMNS. */
@@ -115,14 +115,11 @@ export async function listPlaylistIdsAfter(
   db: Db,
   args: PlaylistFilters & { limit: number; after: Keyset | null },
 ): Promise<{ ids: string[]; next: Keyset | null }> {
-  let page = filteredPlaylists(db, args)
+  const rows = await filteredPlaylists(db, args)
     .select('playlists.id')
-    .select(keysetSelections('playlists', args.sort, OLDEST_FIRST));
-  if (args.after) page = page.where(afterKeyset('playlists', args.sort, OLDEST_FIRST, args.after));
-  for (const [ref, direction] of orderTerms('playlists', args.sort, OLDEST_FIRST)) {
-    page = page.orderBy(ref, direction);
-  }
-  const rows = await page.limit(args.limit + 1).execute();
+    .select(keysetSelections('playlists', args.sort, OLDEST_FIRST))
+    .$call(pageAfter('playlists', args.sort, OLDEST_FIRST, args))
+    .execute();
   const { rows: kept, next } = keysetPage(rows, args.limit, args.sort?.length || OLDEST_FIRST.length);
   return { ids: kept.map((row) => row.id), next };
 }
@@ -225,18 +222,12 @@ export async function listPlaylistSongIdsAfter(
   args: { playlistId: string; limit: number; after: Keyset | null },
 ): Promise<{ ids: string[]; next: Keyset | null }> {
   const order: readonly OrderKey<'position'>[] = [{ column: 'position', descending: false }];
-  let page = db
+  const rows = await db
     .selectFrom('playlist_songs')
     .select('playlist_songs.song_id as id')
     .select(keysetSelections('playlist_songs', undefined, order))
-    .where('playlist_id', '=', args.playlistId);
-  if (args.after) {
-    page = page.where(afterKeyset('playlist_songs', undefined, order, args.after, 'playlist_songs.song_id'));
-  }
-  const rows = await page
-    .orderBy('position')
-    .orderBy('song_id')
-    .limit(args.limit + 1)
+    .where('playlist_id', '=', args.playlistId)
+    .$call(pageAfter('playlist_songs', undefined, order, args, 'playlist_songs.song_id'))
     .execute();
   const { rows: kept, next } = keysetPage(rows, args.limit, 1);
   return { ids: kept.map((row) => row.id), next };

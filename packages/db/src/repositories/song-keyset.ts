@@ -1,13 +1,5 @@
 import type { Db } from '../schema';
-import {
-  afterKeyset,
-  type Keyset,
-  keysetPage,
-  keysetSelections,
-  type OrderKey,
-  orderColumns,
-  orderTerms,
-} from './order';
+import { type Keyset, keysetPage, keysetSelections, type OrderKey, orderColumns, pageAfter } from './order';
 import { BY_TITLE, filteredSongs, type SongFilters, type SongSortColumn } from './song-filters';
 
 /**
@@ -38,28 +30,12 @@ export async function listSongIdsAfter(
         .selectFrom('matches')
         .select('matches.id')
         .select(keysetSelections('matches', args.sort, BY_TITLE))
-        .$call((query) => {
-          let ordered = args.after
-            ? query.where(afterKeyset('matches', args.sort, BY_TITLE, args.after))
-            : query;
-          for (const [ref, direction] of orderTerms('matches', args.sort, BY_TITLE)) {
-            ordered = ordered.orderBy(ref, direction);
-          }
-          return ordered.limit(args.limit + 1);
-        })
+        .$call(pageAfter('matches', args.sort, BY_TITLE, args))
         .execute()
     : await filteredSongs(db, args)
         .select('songs.id')
         .select(keysetSelections('songs', args.sort, BY_TITLE))
-        .$call((query) => {
-          let ordered = args.after
-            ? query.where(afterKeyset('songs', args.sort, BY_TITLE, args.after))
-            : query;
-          for (const [ref, direction] of orderTerms('songs', args.sort, BY_TITLE)) {
-            ordered = ordered.orderBy(ref, direction);
-          }
-          return ordered.limit(args.limit + 1);
-        })
+        .$call(pageAfter('songs', args.sort, BY_TITLE, args))
         .execute();
   const page = keysetPage(rows as { id: string }[], args.limit, width);
   return { ids: page.rows.map((row) => row.id), next: page.next };

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { likeContains } from '../like';
 import type { Db, NewUser, Role, UserRow, UserUpdate } from '../schema';
-import { afterKeyset, type Keyset, keysetPage, keysetSelections, type OrderKey, orderTerms } from './order';
+import { type Keyset, keysetPage, keysetSelections, type OrderKey, orderTerms, pageAfter } from './order';
 
 /**
  * Every column read is named: a column added while instances run (a rolling deploy) must not
@@ -78,13 +78,11 @@ export async function listUsersAfter(
   db: Db,
   args: Omit<ListUsersArgs, 'offset'> & { after: Keyset | null },
 ): Promise<{ rows: UserRow[]; next: Keyset | null }> {
-  let page = filteredUsers(db, args)
+  const rows = await filteredUsers(db, args)
     .select(USER_COLUMNS)
-    .select(keysetSelections('users', args.sort, OLDEST_FIRST));
-  if (args.after) page = page.where(afterKeyset('users', args.sort, OLDEST_FIRST, args.after));
-  for (const [term, direction] of orderTerms('users', args.sort, OLDEST_FIRST))
-    page = page.orderBy(term, direction);
-  const rows = await page.limit(args.limit + 1).execute();
+    .select(keysetSelections('users', args.sort, OLDEST_FIRST))
+    .$call(pageAfter('users', args.sort, OLDEST_FIRST, args))
+    .execute();
   const { rows: kept, next } = keysetPage(rows, args.limit, args.sort?.length || OLDEST_FIRST.length);
   const strip = ({ id, username, email, password_hash, role, created_at, updated_at }: UserRow): UserRow => ({
     id,
@@ -165,14 +163,10 @@ export async function listProfilesAfter(
   db: Db,
   args: Omit<ListProfilesArgs, 'offset'> & { after: Keyset | null },
 ): Promise<{ rows: ProfileRow[]; next: Keyset | null }> {
-  let page = visibleProfiles(db, args)
+  const rows = await visibleProfiles(db, args)
     .select(['users.id', 'users.username'])
-    .select(keysetSelections('users', undefined, BY_USERNAME));
-  if (args.after) page = page.where(afterKeyset('users', undefined, BY_USERNAME, args.after));
-  const rows = await page
-    .orderBy('users.username')
-    .orderBy('users.id')
-    .limit(args.limit + 1)
+    .select(keysetSelections('users', undefined, BY_USERNAME))
+    .$call(pageAfter('users', undefined, BY_USERNAME, args))
     .execute();
   const { rows: kept, next } = keysetPage(rows, args.limit, 1);
   return { rows: kept.map(({ id, username }) => ({ id, username })), next };
