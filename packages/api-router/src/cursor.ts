@@ -60,6 +60,7 @@ export function decodeCursor(
   list: string,
   order: readonly OrderKey<string>[],
   cursor: string,
+  isId: (id: string) => boolean = isUuid,
 ): Keyset | null {
   if (cursor === '') return null;
   if (!TOKEN.test(cursor)) throw badCursor('malformed');
@@ -83,7 +84,7 @@ export function decodeCursor(
   ) {
     throw badCursor('malformed');
   }
-  if (typeof id !== 'string' || !isUuid(id)) throw badCursor('malformed');
+  if (typeof id !== 'string' || !isId(id)) throw badCursor('malformed');
   return { values: values as (string | null)[], id };
 }
 
@@ -95,9 +96,14 @@ export interface ListInput {
 }
 
 /** Page mode's window, or cursor mode's position (a 422 for `page` with `cursor`, or a bad cursor). */
-export function windowOf(input: ListInput, list: string, order: readonly OrderKey<string>[]): ListWindow {
+export function windowOf(
+  input: ListInput,
+  list: string,
+  order: readonly OrderKey<string>[],
+  isId?: (id: string) => boolean,
+): ListWindow {
   if (input.cursor === undefined)
     return { limit: input.limit, offset: ((input.page ?? 1) - 1) * input.limit };
   if (input.page !== undefined) throw queryFieldError('page', 'Give `page` or `cursor`, not both');
-  return { limit: input.limit, after: decodeCursor(list, order, input.cursor) };
+  return { limit: input.limit, after: decodeCursor(list, order, input.cursor, isId) };
 }

@@ -91,7 +91,8 @@ export interface ListReads<Row> {
  * One page of a list that pages by number or by cursor (`cursor.ts`): without `cursor`, as
  * `page` answers; with it, `{ data, pagination: { limit, nextCursor } }`. `list` names the list
  * (a cursor is good for it only) and `order` is the order its rows are in, the default one
- * included (a cursor is good for that order only).
+ * included (a cursor is good for that order only). `isId` says what a row's id looks like when
+ * it is no UUID (a genre's is its lower-cased name).
  */
 export async function listPage<Row, Item>(
   input: ListInput,
@@ -99,8 +100,9 @@ export async function listPage<Row, Item>(
   order: readonly OrderKey<string>[],
   reads: ListReads<Row>,
   toItem: (row: Row) => Item,
+  isId?: (id: string) => boolean,
 ) {
-  const window = windowOf(input, list, order);
+  const window = windowOf(input, list, order, isId);
   if (!isKeysetWindow(window)) {
     const { rows, total } = await reads.byOffset(window);
     const pagination = { page: input.page ?? 1, limit: input.limit, total };

@@ -102,6 +102,7 @@ export function createOpenApiDocument(options: { baseUrl?: string } = {}): OpenA
       hasBody: operation.requestBody !== undefined,
       hasQuery: parameters.some((p) => p.in === 'query'),
       hasSort: parameters.some((p) => p.in === 'query' && p.name === 'sort'),
+      hasCursor: parameters.some((p) => p.in === 'query' && p.name === 'cursor'),
       hasPathParameters: parameters.some((p) => p.in === 'path'),
     };
 

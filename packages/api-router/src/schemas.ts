@@ -24,7 +24,7 @@ export function uuidField() {
  * list that also pages by cursor can tell `page` given from `page` left out; 1 when omitted.
  */
 const pageParam = z.number().int().min(1).optional().meta({
-  description: 'Page number, from 1 (default 1). Not with `cursor` on the lists that take one.',
+  description: 'Page number, from 1 (default 1). Not with `cursor`.',
   example: 1,
 });
 

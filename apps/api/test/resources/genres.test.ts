@@ -6,6 +6,7 @@ const w = catalogueWorld();
 interface GenreList {
   data: Array<{ name: string; songCount: number }>;
   pagination: { page: number; limit: number; total: number };
+  errors?: Array<{ field: string }>;
 }
 
 const list = (query = '') =>
@@ -67,6 +68,29 @@ describe('GET /v1/genres', () => {
     expect(pages).toEqual([`${t} a`, `${t} b`, `${t} c`]);
     const past = await list(`search=${t}&limit=1&page=4`);
     expect(past.body).toEqual({ data: [], pagination: { page: 4, limit: 1, total: 3 } });
+  });
+
+  it('pages by cursor too, by name regardless of case, none skipped or repeated as genres come and go', async () => {
+    const t = tag();
+    for (const genre of [`${t} b`, `${t} D`, `${t} a`]) await makeSong(w.api, w.admin, { genre });
+    const first = await list(`search=${t}&limit=2&cursor=`);
+    expect(first.status).toBe(200);
+    expect(first.body.data.map((g) => g.name)).toEqual([`${t} a`, `${t} b`]);
+    const { nextCursor } = first.body.pagination as unknown as { nextCursor: string };
+    expect(first.body.pagination).toEqual({ limit: 2, nextCursor: expect.any(String) });
+    // A genre sorting before the cursor, and one after it, arrive between the pages.
+    await makeSong(w.api, w.admin, { genre: `${t} A0` });
+    await makeSong(w.api, w.admin, { genre: `${t} c` });
+    const second = await list(`search=${t}&limit=2&cursor=${encodeURIComponent(nextCursor)}`);
+    expect(second.body.data.map((g) => g.name)).toEqual([`${t} c`, `${t} D`]);
+    // The last page says so.
+    expect(second.body.pagination).toEqual({ limit: 2, nextCursor: null });
+    for (const bad of [`${nextCursor.slice(0, -1)}A`, 'nope']) {
+      const res = await list(`cursor=${encodeURIComponent(bad)}`);
+      expect(res.status, bad).toBe(422);
+      expect(res.body.errors?.[0]?.field).toBe('cursor');
+    }
+    expect((await list('cursor=&page=1')).status).toBe(422);
   });
 
   it('needs a signed-in caller (401) and valid paging (400)', async () => {

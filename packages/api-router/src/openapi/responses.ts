@@ -13,6 +13,8 @@ export interface OperationFacts {
   hasBody: boolean;
   hasQuery: boolean;
   hasSort: boolean;
+  /** Takes `cursor`: a cursor this list did not give out is a 422 on it. */
+  hasCursor: boolean;
   hasPathParameters: boolean;
 }
 
@@ -69,7 +71,7 @@ export function errorCodesOf(facts: OperationFacts): ErrorCode[] {
   if (facts.hasPathParameters) codes.add('NOT_FOUND');
   // A malformed query or body, or a malformed If-Match / If-None-Match (read on every request).
   codes.add('BAD_REQUEST');
-  if (facts.hasBody || traits.idempotent) codes.add('VALIDATION_FAILED');
+  if (facts.hasBody || traits.idempotent || facts.hasCursor) codes.add('VALIDATION_FAILED');
   if (traits.idempotent) codes.add('CONFLICT');
   if (route.method === 'POST' || route.method === 'PUT' || route.method === 'PATCH')
     codes.add('PAYLOAD_TOO_LARGE');

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { ApiKeyRow, Db } from '../schema';
 import { statement } from '../sql';
+import { type Keyset, keysetPage, keysetSelections, type OrderKey, pageAfter } from './order';
 import type { SessionUser } from './sessions';
 
 /** What listings and reads show of a key: everything but its hash. */
@@ -75,6 +76,36 @@ export async function countApiKeys(db: Db, userId: string): Promise<number> {
     .where('user_id', '=', userId)
     .executeTakeFirstOrThrow();
   return Number(row.total);
+}
+
+const OLDEST_FIRST: readonly OrderKey<'created_at'>[] = [{ column: 'created_at', descending: false }];
+
+/** A user's keys after a position in their order, oldest first (cursor mode), and the position after them. */
+export async function listApiKeysAfter(
+  db: Db,
+  args: { userId: string; limit: number; after: Keyset | null },
+): Promise<{ rows: ApiKeyRecord[]; next: Keyset | null }> {
+  const rows = await db
+    .selectFrom('api_keys')
+    .select(RECORD_COLUMNS)
+    .select(keysetSelections('api_keys', undefined, OLDEST_FIRST))
+    .where('user_id', '=', args.userId)
+    .$call(pageAfter('api_keys', undefined, OLDEST_FIRST, args))
+    .execute();
+  const { rows: kept, next } = keysetPage(rows, args.limit, 1);
+  return {
+    rows: kept.map(({ id, user_id, name, scopes, prefix, created_at, expires_at, last_used_at }) => ({
+      id,
+      user_id,
+      name,
+      scopes,
+      prefix,
+      created_at,
+      expires_at,
+      last_used_at,
+    })),
+    next,
+  };
 }
 
 /** Deletes a key; false when there was none. */

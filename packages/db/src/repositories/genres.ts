@@ -20,20 +20,10 @@ export async function listGenres(
   db: Db,
   args: { search?: string | undefined; limit: number; offset: number },
 ): Promise<{ rows: GenreRow[]; total: number }> {
-  const matching = args.search
-    ? sql`genre is not null and genre <> '' and genre ilike ${likeContains(args.search)}`
-    : sql`genre is not null and genre <> ''`;
+  const matching = matchingGenres(args.search);
   const [page, count] = await Promise.all([
     sql<GenreRow>`
-      with spellings as (
-        select genre, count(*)::int as n from songs where ${matching} group by genre
-      ),
-      genres as (
-        select distinct on (lower(genre)) genre as name,
-          (sum(n) over (partition by lower(genre)))::int as song_count
-        from spellings
-        order by lower(genre), n desc, genre
-      )
+      ${genresWith(matching)}
       select name, song_count from genres
       order by lower(name), name limit ${args.limit} offset ${args.offset}
     `.execute(db),
@@ -42,4 +32,47 @@ export async function listGenres(
     `.execute(db),
   ]);
   return { rows: page.rows, total: count.rows[0]?.total ?? 0 };
+}
+
+function matchingGenres(search: string | undefined) {
+  return search
+    ? sql`genre is not null and genre <> '' and genre ilike ${likeContains(search)}`
+    : sql`genre is not null and genre <> ''`;
+}
+
+/** The CTE `genres`: each genre once, by its most common spelling, with its song count. */
+function genresWith(matching: ReturnType<typeof matchingGenres>) {
+  return sql`
+    with spellings as (
+      select genre, count(*)::int as n from songs where ${matching} group by genre
+    ),
+    genres as (
+      select distinct on (lower(genre)) genre as name,
+        (sum(n) over (partition by lower(genre)))::int as song_count
+      from spellings
+      order by lower(genre), n desc, genre
+    )`;
+}
+
+/**
+ * The genres after `after` (a lower-cased name; null: from the first) in name order, `limit` of
+ * them, and the lower-cased name of the last when more follow (cursor mode: a genre's identity is
+ * its lower-cased name, unique in the list).
+ */
+export async function listGenresAfter(
+  db: Db,
+  args: { search?: string | undefined; limit: number; after: string | null },
+): Promise<{ rows: GenreRow[]; next: string | null }> {
+  const after = args.after === null ? sql`true` : sql`lower(name) > ${args.after}`;
+  // The position is PostgreSQL's lower(), not JavaScript's: they differ on a few letters.
+  const { rows } = await sql<GenreRow & { key: string }>`
+    ${genresWith(matchingGenres(args.search))}
+    select name, song_count, lower(name) as key from genres where ${after}
+    order by lower(name) limit ${args.limit + 1}
+  `.execute(db);
+  const kept = rows.slice(0, args.limit);
+  return {
+    rows: kept.map(({ name, song_count }) => ({ name, song_count })),
+    next: rows.length > args.limit ? kept.at(-1)!.key : null,
+  };
 }

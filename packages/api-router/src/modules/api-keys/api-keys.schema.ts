@@ -1,6 +1,6 @@
 import type { ApiKeyRecord } from '@music/db';
 import { z } from 'zod';
-import { dateTime, idParam, listOf, pageQuery, text, toIso, uuidField } from '../../schemas';
+import { cursorListOf, dateTime, idParam, listQuery, text, toIso, uuidField } from '../../schemas';
 import { SCOPES } from '../../scopes';
 
 export const MAX_KEYS_PER_USER = 100;
@@ -72,9 +72,9 @@ export type CreateApiKeyInput = z.infer<typeof createApiKeyInput>;
 export const apiKeyIdInput = z.strictObject({ apiKeyId: idParam('API key') });
 
 export const listApiKeysInput = z.strictObject({
-  ...pageQuery,
+  ...listQuery,
   userId: uuidField().optional().meta({ description: 'Whose keys (admins only); default: your own' }),
 });
 export type ListApiKeysInput = z.infer<typeof listApiKeysInput>;
 
-export const apiKeyListSchema = listOf(apiKeySchema);
+export const apiKeyListSchema = cursorListOf(apiKeySchema);

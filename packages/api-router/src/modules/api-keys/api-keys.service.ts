@@ -2,7 +2,7 @@ import { generateApiKeyToken } from '@music/auth';
 import { type ApiKeyRecord, apiKeys, isUniqueViolation, users, uuidv7 } from '@music/db';
 import { AUDITED_FIELDS, changesOf, recordAudit } from '../../audit';
 import { AppError, validationError } from '../../errors';
-import { type AuthedContext, isAdmin, loadOr404, page } from '../../kernel';
+import { type AuthedContext, isAdmin, listPage, loadOr404 } from '../../kernel';
 import {
   type ApiKey,
   type CreateApiKeyInput,
@@ -60,6 +60,8 @@ export async function createApiKey(
   }
 }
 
+const OLDEST_FIRST = [{ column: 'created_at', descending: false }] as const;
+
 export async function listApiKeys(ctx: AuthedContext, input: ListApiKeysInput) {
   const userId = input.userId ?? ctx.actor.user.id;
   if (userId !== ctx.actor.user.id) {
@@ -68,7 +70,16 @@ export async function listApiKeys(ctx: AuthedContext, input: ListApiKeysInput) {
   }
   // What this instance saw used is written first, so a listing shows it.
   await ctx.keyUse.flush();
-  return page(input, (window) => apiKeys.listApiKeys(ctx.db, { userId, ...window }), toApiKey);
+  return listPage(
+    input,
+    'api-keys',
+    OLDEST_FIRST,
+    {
+      byOffset: (window) => apiKeys.listApiKeys(ctx.db, { userId, ...window }),
+      after: (window) => apiKeys.listApiKeysAfter(ctx.db, { userId, ...window }),
+    },
+    toApiKey,
+  );
 }
 
 async function loadVisibleKey(ctx: AuthedContext, apiKeyId: string) {

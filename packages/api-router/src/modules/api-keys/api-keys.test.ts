@@ -2,6 +2,7 @@ import { artists, apiKeys as keyRows } from '@music/db';
 import { afterAll, describe, expect, it } from 'vitest';
 import { appCode, createRouterHarness, failureOf } from '../../../testing/index';
 import { type Actor, authenticate } from '../../context';
+import { pageMode } from '../../schemas';
 import type { Scope } from '../../scopes';
 
 /**
@@ -58,7 +59,7 @@ describe('making a key', () => {
         'VALIDATION_FAILED',
       );
     }
-    expect((await h.caller(me).apiKeys.list({ page: 1, limit: 20 })).pagination.total).toBe(0);
+    expect(pageMode((await h.caller(me).apiKeys.list({ page: 1, limit: 20 })).pagination).total).toBe(0);
   });
 });
 
@@ -180,12 +181,22 @@ describe('managing keys', () => {
     const me = await h.makeActor();
     const other = await h.makeActor();
     const admin = await h.makeActor('admin');
-    const first = await keyFor(me, ['catalogue:read']);
+    const firstKey = await keyFor(me, ['catalogue:read']);
     const second = await keyFor(me, ['playlists:read']);
     const theirs = await keyFor(other, ['catalogue:read']);
     const mine = await h.caller(me).apiKeys.list({ page: 1, limit: 20 });
-    expect(mine.data.map((k) => k.id)).toEqual([first.id, second.id]);
-    expect(mine.pagination.total).toBe(2);
+    expect(mine.data.map((k) => k.id)).toEqual([firstKey.id, second.id]);
+    expect(pageMode(mine.pagination).total).toBe(2);
+    // By cursor too, one at a time, oldest first, to the end.
+    const first = await h.caller(me).apiKeys.list({ cursor: '', limit: 1 });
+    expect(first.data.map((k) => k.id)).toEqual([firstKey.id]);
+    const cursor = (first.pagination as { nextCursor: string | null }).nextCursor!;
+    const next = await h.caller(me).apiKeys.list({ cursor, limit: 1 });
+    expect(next.data.map((k) => k.id)).toEqual([second.id]);
+    expect(next.pagination).toEqual({ limit: 1, nextCursor: null });
+    expect(await appCode(h.caller(me).apiKeys.list({ cursor: `${cursor}x`, limit: 1 }))).toBe(
+      'VALIDATION_FAILED',
+    );
     expect(await appCode(h.caller(me).apiKeys.get({ apiKeyId: theirs.id }))).toBe('NOT_FOUND');
     expect(await appCode(h.caller(me).apiKeys.delete({ apiKeyId: theirs.id }))).toBe('NOT_FOUND');
     expect(await appCode(h.caller(me).apiKeys.get({ apiKeyId: 'not-a-uuid' }))).toBe('NOT_FOUND');

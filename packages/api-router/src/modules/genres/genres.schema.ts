@@ -1,6 +1,6 @@
 import type { GenreRow } from '@music/db';
 import { z } from 'zod';
-import { listOf, pageQuery, text } from '../../schemas';
+import { cursorListOf, listQuery, text } from '../../schemas';
 
 export const genreSchema = z
   .object({
@@ -20,8 +20,8 @@ export function toGenre(row: GenreRow): Genre {
 
 export const listGenresInput = z.strictObject({
   search: text(0, 200).optional().meta({ description: 'Case-insensitive substring of the name' }),
-  ...pageQuery,
+  ...listQuery,
 });
 export type ListGenresInput = z.infer<typeof listGenresInput>;
 
-export const genreListSchema = listOf(genreSchema).meta({ id: 'GenreList' });
+export const genreListSchema = cursorListOf(genreSchema).meta({ id: 'GenreList' });
