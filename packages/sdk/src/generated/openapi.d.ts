@@ -914,7 +914,7 @@ export interface components {
         };
         GenreList: {
             data: components["schemas"]["Genre"][];
-            pagination: components["schemas"]["Pagination"];
+            pagination: components["schemas"]["Pagination"] | components["schemas"]["CursorPagination"];
         };
         Genre: {
             /** @description The genre, as most of its songs spell it */
@@ -1588,7 +1588,7 @@ export interface components {
          */
         IfNoneMatch: string;
         /**
-         * @description Page number, from 1 (default 1). Not with `cursor` on the lists that take one.
+         * @description Page number, from 1 (default 1). Not with `cursor`.
          * @example 1
          */
         Page: number;
@@ -1940,7 +1940,7 @@ export interface operations {
                  */
                 ids?: string;
                 /**
-                 * @description Page number, from 1 (default 1). Not with `cursor` on the lists that take one.
+                 * @description Page number, from 1 (default 1). Not with `cursor`.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -2093,7 +2093,7 @@ export interface operations {
                 /** @description Case-insensitive substring of the username */
                 search?: string;
                 /**
-                 * @description Page number, from 1 (default 1). Not with `cursor` on the lists that take one.
+                 * @description Page number, from 1 (default 1). Not with `cursor`.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -2542,7 +2542,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page number, from 1 (default 1). Not with `cursor` on the lists that take one.
+                 * @description Page number, from 1 (default 1). Not with `cursor`.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -2551,6 +2551,8 @@ export interface operations {
                  * @example 20
                  */
                 limit?: components["parameters"]["Limit"];
+                /** @description Cursor mode: empty for the first page, then the `pagination.nextCursor` of the page before. Pages stay exact while rows are added or removed (none skipped or repeated); no `total` is counted. Opaque; one made for another list or `sort`, or altered, is a 422. Not with `page`. */
+                cursor?: components["parameters"]["Cursor"];
                 /** @description Whose keys (admins only); default: your own */
                 userId?: string;
             };
@@ -2605,7 +2607,7 @@ export interface operations {
                      */
                     "application/json": {
                         data: components["schemas"]["ApiKey"][];
-                        pagination: components["schemas"]["Pagination"];
+                        pagination: components["schemas"]["Pagination"] | components["schemas"]["CursorPagination"];
                     };
                 };
             };
@@ -2617,6 +2619,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description No user with this `userId` */
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2796,7 +2799,7 @@ export interface operations {
                  */
                 ids?: string;
                 /**
-                 * @description Page number, from 1 (default 1). Not with `cursor` on the lists that take one.
+                 * @description Page number, from 1 (default 1). Not with `cursor`.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -3181,7 +3184,7 @@ export interface operations {
                 /** @description Comma-separated: `artists` adds each song’s artists. Anything else is a 422. */
                 expand?: string;
                 /**
-                 * @description Page number, from 1 (default 1). Not with `cursor` on the lists that take one.
+                 * @description Page number, from 1 (default 1). Not with `cursor`.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -3374,7 +3377,7 @@ export interface operations {
                  */
                 sort?: string;
                 /**
-                 * @description Page number, from 1 (default 1). Not with `cursor` on the lists that take one.
+                 * @description Page number, from 1 (default 1). Not with `cursor`.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -3746,7 +3749,7 @@ export interface operations {
                  */
                 search?: string;
                 /**
-                 * @description Page number, from 1 (default 1). Not with `cursor` on the lists that take one.
+                 * @description Page number, from 1 (default 1). Not with `cursor`.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -3755,6 +3758,8 @@ export interface operations {
                  * @example 20
                  */
                 limit?: components["parameters"]["Limit"];
+                /** @description Cursor mode: empty for the first page, then the `pagination.nextCursor` of the page before. Pages stay exact while rows are added or removed (none skipped or repeated); no `total` is counted. Opaque; one made for another list or `sort`, or altered, is a 422. Not with `page`. */
+                cursor?: components["parameters"]["Cursor"];
             };
             header?: {
                 /**
@@ -3810,6 +3815,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             /** @description Signed in, but not allowed (role or ownership); or an API key without the scope `catalogue:read` (`WWW-Authenticate` names it) */
             403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3836,7 +3842,7 @@ export interface operations {
                  */
                 ids?: string;
                 /**
-                 * @description Page number, from 1 (default 1). Not with `cursor` on the lists that take one.
+                 * @description Page number, from 1 (default 1). Not with `cursor`.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
@@ -4185,7 +4191,7 @@ export interface operations {
                  */
                 expand?: components["parameters"]["Expand"];
                 /**
-                 * @description Page number, from 1 (default 1). Not with `cursor` on the lists that take one.
+                 * @description Page number, from 1 (default 1). Not with `cursor`.
                  * @example 1
                  */
                 page?: components["parameters"]["Page"];
