@@ -1,3 +1,4 @@
+import { pageMode } from '@music/sdk';
 import { type BodyOf, documentedHeader, expectData, expectError } from './documented';
 import type { Artist, Caller, Run, Song } from './run';
 import { check, checkRecord, equal } from './steps';
@@ -95,7 +96,7 @@ export function retryWithIdempotencyKey(run: Run, admin: Caller | undefined, art
         );
       }
       const list = await client.GET('/songs', { params: { query: { search: body.title } } });
-      equal(expectData(list, 'GET /songs', 200).pagination.total, 1, `songs titled ${body.title}`);
+      equal(pageMode(expectData(list, 'GET /songs', 200).pagination).total, 1, `songs titled ${body.title}`);
 
       const changed: BodyOf<'POST /songs'> = { ...body, duration: 181 };
       const other = await client.POST('/songs', { params, body: changed });

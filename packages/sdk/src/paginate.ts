@@ -65,6 +65,20 @@ function onOrigin(url: URL, base: URL): URL {
 interface Page {
   data: unknown[];
   nextCursor?: unknown;
+  pagination?: unknown;
+}
+
+/**
+ * Where a page names the next one by cursor: `nextCursor` at the top (the audit trail) or in
+ * `pagination` (every list read with `cursor`). Undefined when it names none that way (page mode).
+ */
+function cursorOf(body: Page): { next: unknown } | undefined {
+  if ('nextCursor' in body) return { next: body.nextCursor };
+  const { pagination } = body;
+  if (typeof pagination === 'object' && pagination !== null && 'nextCursor' in pagination) {
+    return { next: pagination.nextCursor };
+  }
+  return undefined;
 }
 
 function isPage(body: unknown): body is Page {
@@ -73,8 +87,8 @@ function isPage(body: unknown): body is Page {
 
 /**
  * Every item of a list, page after page, fetched as they are needed. The next page is the one
- * the API names: the `nextCursor` of the answer when it has that field (null or absent on the
- * last page: the end), else the `Link` header's `rel="next"` (none on the last page). A page
+ * the API names: the `nextCursor` of the answer (at the top, or in `pagination`) when it has that
+ * field (null on the last page: the end), else the `Link` header's `rel="next"` (none on the last page). A page
  * that is not a 200 list throws a MusicApiError.
  */
 export async function* pages(send: Send, first: URL, signal?: AbortSignal): AsyncGenerator<unknown[]> {
@@ -95,8 +109,9 @@ export async function* pages(send: Send, first: URL, signal?: AbortSignal): Asyn
     const body: unknown = await response.json();
     if (!isPage(body)) throw new MusicApiError(response.status, body, response.headers.get('X-Request-Id'));
     yield body.data;
-    if ('nextCursor' in body) {
-      const cursor = body.nextCursor;
+    const paged = cursorOf(body);
+    if (paged) {
+      const cursor = paged.next;
       if (typeof cursor !== 'string' || cursor === '') return;
       url = new URL(url);
       url.searchParams.set('cursor', cursor);
@@ -106,4 +121,15 @@ export async function* pages(send: Send, first: URL, signal?: AbortSignal): Asyn
       url = next && onOrigin(next, first);
     }
   }
+}
+
+/**
+ * A list answer's paging as page mode has it (`page`, `limit`, `total`): what every list answers
+ * to a request without `cursor`. The document describes `pagination` as one of two shapes (page
+ * mode, or cursor mode's `{limit, nextCursor}` without a total); this narrows it for a request
+ * that sent no `cursor`, and throws if the answer is in cursor mode after all.
+ */
+export function pageMode<P extends { limit: number }>(pagination: P): Extract<P, { total: number }> {
+  if (!('total' in pagination)) throw new Error('A page-mode answer was expected: the request sent a cursor');
+  return pagination as Extract<P, { total: number }>;
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApi } from '../../../apps/api/test/support/harness';
+import { pageMode } from '../src/index';
 import { clientOf, sessionOf, startApi, tagOf } from './support';
 
 let api: TestApi;
@@ -31,6 +32,33 @@ describe('lists', () => {
     const pages = sent.map((r) => new URL(r.path, 'http://x').searchParams);
     expect(pages.map((q) => q.get('page'))).toEqual([null, '2', '3']);
     for (const query of pages) expect([query.get('search'), query.get('limit')]).toEqual([tag, '2']);
+  });
+
+  it('iterates by cursor when asked to (cursor=), stable while songs are added, and pageMode narrows page answers', async () => {
+    const admin = await api.signUp('admin');
+    const { client, sent } = sessionOf(api, admin);
+    const tag = tagOf();
+    for (const letter of ['b', 'd', 'f'])
+      await client.POST('/songs', { body: { title: `${tag} ${letter}`, duration: 90 } });
+    sent.length = 0;
+    const seen: string[] = [];
+    for await (const song of client.list('/songs', { query: { search: tag, limit: 1, cursor: '' } })) {
+      seen.push(song.title);
+      // Added behind and ahead of the cursor while reading: only those ahead are met.
+      if (seen.length === 2) {
+        await client.POST('/songs', { body: { title: `${tag} a`, duration: 90 } });
+        await client.POST('/songs', { body: { title: `${tag} e`, duration: 90 } });
+      }
+    }
+    expect(seen).toEqual([`${tag} b`, `${tag} d`, `${tag} e`, `${tag} f`]);
+    const reads = sent.filter((r) => r.method === 'GET').map((r) => new URL(r.path, 'http://x').searchParams);
+    expect(reads[0]?.get('cursor')).toBe('');
+    expect(reads.slice(1).every((q) => (q.get('cursor') ?? '').length > 0 && !q.has('page'))).toBe(true);
+
+    const paged = await client.GET('/songs', { params: { query: { search: tag } } });
+    expect(pageMode(paged.data!.pagination).total).toBe(5);
+    const cursored = await client.GET('/songs', { params: { query: { search: tag, cursor: '' } } });
+    expect(() => pageMode(cursored.data!.pagination)).toThrow(/cursor/);
   });
 
   it('keeps to the origin it was given when the links name another (a TLS-ending proxy in front)', async () => {

@@ -1,12 +1,11 @@
 import { auditEvents, isUuid } from '@music/db';
-
-type AuditPosition = auditEvents.AuditPosition;
-
 import { z } from 'zod';
 import { AUDIT_ACTIONS, AUDIT_TARGET_TYPES } from '../../audit';
 import { AppError, type FieldError, validationError } from '../../errors';
 import { type AuthedContext, isAdmin } from '../../kernel';
 import { type AuditEvent, type ListAuditEventsInput, toAuditEvent } from './audit-events.schema';
+
+type AuditPosition = auditEvents.AuditPosition;
 
 /**
  * The cursor is opaque to clients: base64url of the last event's `at` (whole milliseconds since
