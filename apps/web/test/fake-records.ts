@@ -121,13 +121,13 @@ export function answerRecords(
   }
   if (name === 'apiKeys.delete') {
     const before = records.keys.length;
-    records.keys = records.keys.filter((key) => key.id !== input.apiKeyId);
+    records.keys = records.keys.filter((key) => key.id !== input.keyId);
     if (records.keys.length === before) fail(404, 'NOT_FOUND');
     else data(undefined);
     return true;
   }
   if (name === 'apiKeys.get') {
-    const key = records.keys.find((k) => k.id === input.apiKeyId);
+    const key = records.keys.find((k) => k.id === input.keyId);
     if (key) data(key);
     else fail(404, 'NOT_FOUND');
     return true;

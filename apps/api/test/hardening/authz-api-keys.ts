@@ -3,7 +3,7 @@ import { insertApiKeyRow, missingId } from './support';
 
 /** A key of `user`'s, made for the cell. */
 const usersKey: Target['input'] = async (db, w) => ({
-  apiKeyId: (await insertApiKeyRow(db, w.actors.user.user.id, ['catalogue:read'])).id,
+  keyId: (await insertApiKeyRow(db, w.actors.user.user.id, ['catalogue:read'])).id,
 });
 
 /** Your own key, or any as an admin; someone else's is a 404 (ids tell nothing). */
@@ -32,14 +32,14 @@ export const API_KEY_ROWS: Record<string, Entry> = {
   'apiKeys.get': {
     targets: {
       "user's key": { input: usersKey, expect: ownOrAdmin },
-      missing: { input: async () => ({ apiKeyId: missingId() }), expect: notFound },
-      malformed: { input: same({ apiKeyId: 'not-a-uuid' }), expect: notFound },
+      missing: { input: async () => ({ keyId: missingId() }), expect: notFound },
+      malformed: { input: same({ keyId: 'not-a-uuid' }), expect: notFound },
     },
   },
   'apiKeys.delete': {
     targets: {
       "user's key": { input: usersKey, expect: ownOrAdmin },
-      missing: { input: async () => ({ apiKeyId: missingId() }), expect: notFound },
+      missing: { input: async () => ({ keyId: missingId() }), expect: notFound },
     },
   },
 };

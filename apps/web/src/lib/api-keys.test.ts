@@ -80,9 +80,9 @@ describe('API keys through the console’s /api/trpc', () => {
   it('revokes a key: gone from the list, and a second revoke is a 404', async () => {
     const client = consoleClient();
     const made = await client.apiKeys.create.mutate({ name: 'Old', scopes: ['users:read'] });
-    await client.apiKeys.delete.mutate({ apiKeyId: made.id });
+    await client.apiKeys.delete.mutate({ keyId: made.id });
     expect((await client.apiKeys.list.query({ page: 1, limit: 20 })).data).toEqual([]);
-    const again = await client.apiKeys.delete.mutate({ apiKeyId: made.id }).catch((error: unknown) => error);
+    const again = await client.apiKeys.delete.mutate({ keyId: made.id }).catch((error: unknown) => error);
     expect(toProblem(again).code).toBe('NOT_FOUND');
   });
 

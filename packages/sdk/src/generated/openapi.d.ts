@@ -282,7 +282,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api-keys/{apiKeyId}": {
+    "/api-keys/{keyId}": {
         parameters: {
             query?: never;
             header?: never;
@@ -1628,7 +1628,7 @@ export interface components {
          * @description The API key's id (UUID, any letter case)
          * @example 01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03
          */
-        ApiKeyId: string;
+        KeyId: string;
     };
     requestBodies: never;
     headers: {
@@ -2673,7 +2673,7 @@ export interface operations {
                      *       "createdAt": "2026-11-27T10:00:00Z",
                      *       "expiresAt": "2027-11-27T00:00:00Z",
                      *       "lastUsedAt": null,
-                     *       "token": "mc_Q2hhbmdlTWVCZWZvcmVVc2luZ0l0SW5Qcm9kdWN0aW9u"
+                     *       "token": "mc_Q2hhbmdlTWVCZWZvcmVVc2luZ0l0SW5Qcm9kdWN0"
                      *     }
                      */
                     "application/json": components["schemas"]["CreatedApiKey"];
@@ -2703,7 +2703,7 @@ export interface operations {
                  * @description The API key's id (UUID, any letter case)
                  * @example 01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03
                  */
-                apiKeyId: components["parameters"]["ApiKeyId"];
+                keyId: components["parameters"]["KeyId"];
             };
             cookie?: never;
         };
@@ -2759,7 +2759,7 @@ export interface operations {
                  * @description The API key's id (UUID, any letter case)
                  * @example 01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03
                  */
-                apiKeyId: components["parameters"]["ApiKeyId"];
+                keyId: components["parameters"]["KeyId"];
             };
             cookie?: never;
         };

@@ -52,7 +52,7 @@ export const apiKeysRouter = router({
     .meta(
       rest({
         method: 'GET',
-        path: '/api-keys/{apiKeyId}',
+        path: '/api-keys/{keyId}',
         tag: 'api-keys',
         summary: 'One of your API keys (admins: anyone’s)',
         description: SESSION_ONLY,
@@ -61,13 +61,13 @@ export const apiKeysRouter = router({
     )
     .input(apiKeyIdInput)
     .output(apiKeySchema)
-    .query(({ ctx, input }) => keys.getApiKey(ctx, input.apiKeyId)),
+    .query(({ ctx, input }) => keys.getApiKey(ctx, input.keyId)),
 
   delete: authedProcedure
     .meta(
       rest({
         method: 'DELETE',
-        path: '/api-keys/{apiKeyId}',
+        path: '/api-keys/{keyId}',
         tag: 'api-keys',
         summary: 'Revoke an API key: refused from the next request on, on every instance',
         description: SESSION_ONLY,
@@ -77,5 +77,5 @@ export const apiKeysRouter = router({
     )
     .input(apiKeyIdInput)
     .output(emptyOutput)
-    .mutation(({ ctx, input }) => keys.deleteApiKey(ctx, input.apiKeyId)),
+    .mutation(({ ctx, input }) => keys.deleteApiKey(ctx, input.keyId)),
 });

@@ -34,7 +34,7 @@ export type ApiKey = z.infer<typeof apiKeySchema>;
 
 export const createdApiKeySchema = apiKeySchema
   .extend({
-    token: z.string().meta({
+    token: z.string().length(43).meta({
       description:
         'The key itself (`mc_…`): shown this once, stored only as a hash. Send it as `Authorization: Bearer mc_…`.',
     }),
@@ -69,7 +69,7 @@ export const createApiKeyInput = z.strictObject({
 });
 export type CreateApiKeyInput = z.infer<typeof createApiKeyInput>;
 
-export const apiKeyIdInput = z.strictObject({ apiKeyId: idParam('API key') });
+export const apiKeyIdInput = z.strictObject({ keyId: idParam('API key') });
 
 export const listApiKeysInput = z.strictObject({
   ...listQuery,

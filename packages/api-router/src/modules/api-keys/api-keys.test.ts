@@ -38,7 +38,7 @@ describe('making a key', () => {
     const rows = await db.selectFrom('api_keys').selectAll().where('id', '=', key.id).execute();
     expect(JSON.stringify(rows)).not.toContain(key.token);
     expect(rows[0]?.token_hash).toMatch(/^[0-9a-f]{64}$/);
-    const read = await h.caller(me).apiKeys.get({ apiKeyId: key.id });
+    const read = await h.caller(me).apiKeys.get({ keyId: key.id });
     expect(read).not.toHaveProperty('token');
     expect(read.prefix).toBe(key.prefix);
   });
@@ -85,7 +85,7 @@ describe('a key on a request', () => {
       .execute();
     expect(await authenticate(h.deps, `Bearer ${expiring.token}`)).toBeNull();
 
-    await h.caller(me).apiKeys.delete({ apiKeyId: key.id });
+    await h.caller(me).apiKeys.delete({ keyId: key.id });
     expect(await authenticate(h.deps, `Bearer ${key.token}`)).toBeNull();
   });
 
@@ -197,16 +197,16 @@ describe('managing keys', () => {
     expect(await appCode(h.caller(me).apiKeys.list({ cursor: `${cursor}x`, limit: 1 }))).toBe(
       'VALIDATION_FAILED',
     );
-    expect(await appCode(h.caller(me).apiKeys.get({ apiKeyId: theirs.id }))).toBe('NOT_FOUND');
-    expect(await appCode(h.caller(me).apiKeys.delete({ apiKeyId: theirs.id }))).toBe('NOT_FOUND');
-    expect(await appCode(h.caller(me).apiKeys.get({ apiKeyId: 'not-a-uuid' }))).toBe('NOT_FOUND');
+    expect(await appCode(h.caller(me).apiKeys.get({ keyId: theirs.id }))).toBe('NOT_FOUND');
+    expect(await appCode(h.caller(me).apiKeys.delete({ keyId: theirs.id }))).toBe('NOT_FOUND');
+    expect(await appCode(h.caller(me).apiKeys.get({ keyId: 'not-a-uuid' }))).toBe('NOT_FOUND');
     expect(await appCode(h.caller(me).apiKeys.list({ page: 1, limit: 20, userId: other.user.id }))).toBe(
       'FORBIDDEN',
     );
     const listed = await h.caller(admin).apiKeys.list({ page: 1, limit: 20, userId: other.user.id });
     expect(listed.data.map((k) => k.id)).toEqual([theirs.id]);
-    await h.caller(admin).apiKeys.delete({ apiKeyId: theirs.id });
-    expect(await appCode(h.caller(other).apiKeys.get({ apiKeyId: theirs.id }))).toBe('NOT_FOUND');
+    await h.caller(admin).apiKeys.delete({ keyId: theirs.id });
+    expect(await appCode(h.caller(other).apiKeys.get({ keyId: theirs.id }))).toBe('NOT_FOUND');
   });
 
   it('records when a key was last used, in batches', async () => {
@@ -215,7 +215,7 @@ describe('managing keys', () => {
     await asKey(key.token);
     // Noted in memory only: nothing written yet.
     expect((await keyRows.findApiKey(db, key.id))?.last_used_at).toBeNull();
-    const read = await h.caller(me).apiKeys.get({ apiKeyId: key.id });
+    const read = await h.caller(me).apiKeys.get({ keyId: key.id });
     expect(read.lastUsedAt).not.toBeNull();
     expect(Date.parse(read.lastUsedAt!)).toBeGreaterThan(Date.now() - 60_000);
   });
@@ -233,7 +233,7 @@ describe('the audit trail of keys', () => {
     });
     const key = await keyFor(me, ['catalogue:write']);
     const song = await h.caller(await asKey(key.token)).songs.create({ title: 'Keyed write', duration: 90 });
-    await h.caller(me).apiKeys.delete({ apiKeyId: key.id });
+    await h.caller(me).apiKeys.delete({ keyId: key.id });
 
     const events = async (targetId: string) =>
       (await h.caller(admin).auditEvents.list({ targetId, limit: 10 })).data;

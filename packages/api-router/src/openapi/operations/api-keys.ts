@@ -28,7 +28,7 @@ export const apiKeyDocs: Record<string, OperationDoc> = {
     response: {
       ...KEY_EXAMPLE,
       expiresAt: '2027-11-27T00:00:00Z',
-      token: 'mc_Q2hhbmdlTWVCZWZvcmVVc2luZ0l0SW5Qcm9kdWN0aW9u',
+      token: 'mc_Q2hhbmdlTWVCZWZvcmVVc2luZ0l0SW5Qcm9kdWN0',
     },
     errors: {
       FORBIDDEN: KEY_REFUSED,

@@ -39,7 +39,7 @@ export default function ApiKeysPage() {
   const revoke = trpc.apiKeys.delete.useMutation({ onSuccess: () => utils.apiKeys.list.invalidate() });
   const confirmRevoke = useConfirmDelete(revoke, {
     title: 'Revoke API key',
-    input: (key: ApiKey) => ({ apiKeyId: key.id }),
+    input: (key: ApiKey) => ({ keyId: key.id }),
     body: (key) => (
       <>
         Revoke <strong>{key.name}</strong> (<code>{key.prefix}…</code>)? Programs using it are refused from
