@@ -7,6 +7,7 @@ import type { Response } from '../support/harness';
 import { encodeSegment, mutated, pathId, queryString, wire } from './hostile-arbitraries';
 import {
   errorShapeOk,
+  insertApiKeyRow,
   procedureAt,
   procedurePaths,
   startWatchedApi,
@@ -42,6 +43,8 @@ interface Fixtures {
   artistIds: string[];
   songIds: string[];
   playlistIds: string[];
+  /** The victim's API key and the user's own. */
+  keyIds: string[];
 }
 
 /** A valid input per procedure, path params left out; the mutations start from these. */
@@ -108,6 +111,21 @@ const EXAMPLES: Record<string, (f: Fixtures) => Input> = {
   'playlists.songs': () => ({ page: 1, limit: 10 }),
   'playlists.addSong': (f) => ({ songId: f.songIds[2] }),
   'playlists.removeSong': () => ({}),
+  'apiKeys.create': () => ({
+    name: 'Prop key',
+    scopes: ['catalogue:read'],
+    expiresAt: '2030-01-01T00:00:00Z',
+  }),
+  'apiKeys.list': (f) => ({ userId: f.victim.user.id, page: 1, limit: 10 }),
+  'apiKeys.get': () => ({}),
+  'apiKeys.delete': () => ({}),
+  'auditEvents.list': (f) => ({
+    actorId: f.user.user.id,
+    action: 'song.created',
+    targetType: 'song',
+    since: '2026-01-01T00:00:00Z',
+    limit: 10,
+  }),
 };
 
 const { api, trpc } = await startWatchedApi({
@@ -127,6 +145,10 @@ const fixtures: Fixtures = {
   artistIds: [uuidv7(), uuidv7()],
   songIds: [uuidv7(), uuidv7(), uuidv7()],
   playlistIds: [uuidv7(), uuidv7(), uuidv7()],
+  keyIds: [
+    (await insertApiKeyRow(api.database.db, victim.user.id, ['catalogue:read'])).id,
+    (await insertApiKeyRow(api.database.db, user.user.id, ['catalogue:read'])).id,
+  ],
 };
 
 /** Everything a non-admin must never be able to change: other users, the catalogue. */
@@ -186,6 +208,7 @@ function poolFor(param: string, f: Fixtures, throwaway: boolean): string[] {
   if (param === 'userId') return throwaway ? [SELF] : [SELF, f.victim.user.id];
   if (param === 'artistId') return f.artistIds;
   if (param === 'songId') return f.songIds;
+  if (param === 'keyId') return f.keyIds;
   return f.playlistIds;
 }
 
