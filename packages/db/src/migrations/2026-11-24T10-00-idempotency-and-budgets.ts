@@ -6,7 +6,7 @@ import { type Kysely, sql } from 'kysely';
 export const additive = true;
 
 /**
- * Two pieces of state every API instance must share (contract 8.3 and 8.4):
+ * Two pieces of state every API instance must share (version 1.1: idempotency keys and request budgets):
  *
  * - `idempotency_keys`: one row per caller and `Idempotency-Key`. A request claims its key by
  *   inserting a `pending` row (the primary key makes exactly one claimer win, on any instance),
