@@ -1,6 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
+import { fuzzystrmatch } from '@electric-sql/pglite/contrib/fuzzystrmatch';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { postgresDialect } from './driver/dialect';
@@ -144,7 +146,7 @@ function createPostgres(databaseUrl: string, config: DatabaseConfig): Database {
 }
 
 /** What the embedded database loads with; a snapshot made with these is loadable by them. */
-export const EMBEDDED_EXTENSIONS = { pg_trgm };
+export const EMBEDDED_EXTENSIONS = { pg_trgm, unaccent, fuzzystrmatch };
 
 async function createEmbedded(dataDir: string | undefined, loadDataDir: Blob | undefined): Promise<Database> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });

@@ -131,6 +131,8 @@ export interface ArtistsTable {
   user_id: string | null;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+  /** Folded name (`search_fold`), generated. */
+  name_key: ColumnType<string, never, never>;
 }
 
 export interface SongsTable {
@@ -148,6 +150,9 @@ export interface SongsTable {
    * statements never write it. Only search reads it.
    */
   search_text: ColumnType<string, never, never>;
+  /** Folded title and album (`search_fold`), kept by the songs' search trigger. */
+  title_key: ColumnType<string, never, never>;
+  album_key: ColumnType<string | null, never, never>;
 }
 
 export interface SongArtistsTable {
@@ -165,6 +170,8 @@ export interface PlaylistsTable {
   is_public: Generated<boolean>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+  /** Folded name (`search_fold`), generated. */
+  name_key: ColumnType<string, never, never>;
 }
 
 export interface PlaylistSongsTable {
@@ -238,8 +245,10 @@ export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
-export type ArtistRow = Selectable<ArtistsTable>;
-/** A song's own columns, as every song read returns them (`search_text` is for search only). */
-export type SongRow = Omit<Selectable<SongsTable>, 'search_text'>;
-export type PlaylistRow = Selectable<PlaylistsTable>;
+/** Search-only columns: folded text the database keeps, never part of a record. */
+type SearchColumns = 'search_text' | 'title_key' | 'album_key' | 'name_key';
+export type ArtistRow = Omit<Selectable<ArtistsTable>, SearchColumns>;
+/** A song's own columns, as every song read returns them. */
+export type SongRow = Omit<Selectable<SongsTable>, SearchColumns>;
+export type PlaylistRow = Omit<Selectable<PlaylistsTable>, SearchColumns>;
 export type AuditEventRow = Selectable<AuditEventsTable>;

@@ -10,6 +10,7 @@ import * as idempotencyAndBudgets from './2026-11-24T10-00-idempotency-and-budge
 import * as attemptWindowsAndPasswordResets from './2026-11-26T10-00-attempt-windows-and-password-resets';
 import * as apiKeys from './2026-11-27T10-00-api-keys';
 import * as auditEvents from './2026-11-27T11-00-audit-events';
+import * as searchFolding from './2026-11-28T10-00-search-folding';
 
 /**
  * A migration, and whether it is additive: it only adds (tables, nullable or defaulted columns,
@@ -38,4 +39,5 @@ export const migrations: Record<string, ReleaseMigration> = {
   '2026-11-26T10-00-attempt-windows-and-password-resets': attemptWindowsAndPasswordResets,
   '2026-11-27T10-00-api-keys': apiKeys,
   '2026-11-27T11-00-audit-events': auditEvents,
+  '2026-11-28T10-00-search-folding': searchFolding,
 };

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
-import { likeContains } from '../like';
 import type { ArtistRow, ArtistsTable, Db } from '../schema';
 import { type Keyset, keysetPage, keysetSelections, type OrderKey, orderTerms, pageAfter } from './order';
 import { countRows } from './row-counts';
+import { foldOptional, matchesTerm, relevanceTier, type SearchTerm } from './search-terms';
 
 /** Named, not `*`: see USER_COLUMNS. */
 const ARTIST_COLUMNS = [
@@ -18,7 +18,14 @@ export type NewArtist = Omit<ArtistRow, 'created_at' | 'updated_at'>;
 export type ArtistUpdate = Partial<Pick<ArtistsTable, 'name' | 'bio' | 'user_id'>>;
 
 /** The columns a list of artists can be ordered by (the API's `sort` fields). */
-export type ArtistSortColumn = 'name' | 'created_at';
+export type ArtistSortColumn = 'name' | 'created_at' | 'rank' | 'popularity';
+
+/** `sort=relevance` (with a search): the name's tier, then the most popular, then by name (then id). */
+export const ARTISTS_BY_RELEVANCE: readonly OrderKey<ArtistSortColumn>[] = [
+  { column: 'rank', descending: false },
+  { column: 'popularity', descending: true },
+  { column: 'name', descending: false },
+];
 
 const BY_NAME: readonly OrderKey<ArtistSortColumn>[] = [{ column: 'name', descending: false }];
 
@@ -84,7 +91,8 @@ export async function findArtistIdsByUserId(db: Db, userId: string): Promise<str
 }
 
 /**
- * `search`: case-insensitive substring of the name (trigram index); `ids`: only these artists
+ * `search`: the folded words of the term each in the folded name (trigram index on the compact
+ * name, `search-terms.ts`); `ids`: only these artists
  * (one `= any(array)` on the primary key, however many). Filters combine. Ordered by `sort` (by
  * name when it is empty or omitted), then id.
  */
@@ -95,21 +103,47 @@ export interface ArtistFilters {
   sort?: readonly OrderKey<ArtistSortColumn>[] | undefined;
 }
 
-function filteredArtists(db: Db, args: ArtistFilters) {
+function filteredArtists(db: Db, args: ArtistFilters, term: SearchTerm | undefined) {
   let query = db.selectFrom('artists');
-  if (args.search) query = query.where('name', 'ilike', likeContains(args.search));
+  if (term) {
+    query = query.where(
+      matchesTerm(sql`replace(artists.name_key, ' ', '')`, term, [sql.ref('artists.name')]),
+    );
+  }
   if (args.userId) query = query.where('user_id', '=', args.userId);
   // One array parameter, as findExistingArtistIds: the statement stays the same for any count.
   if (args.ids) query = query.where('id', '=', sql<string>`any(${[...args.ids]}::uuid[])`);
   return query;
 }
 
+/** How many playlist entries hold the artist's songs (the artist's songs' popularity, summed). */
+const artistPopularity = sql<number>`(select count(*)::int from song_artists sa
+  join playlist_songs ps on ps.song_id = sa.song_id where sa.artist_id = artists.id)`;
+
+/**
+ * The filtered artists; ranked by relevance (`sort` holds `rank`): the matches with their tier
+ * and popularity as columns, under the table's name, so the order and a keyset read them as any
+ * other column.
+ */
+function rankedArtists(db: Db, args: ArtistFilters, term: SearchTerm | undefined) {
+  const filtered = filteredArtists(db, args, term);
+  if (!term || !args.sort?.some((key) => key.column === 'rank')) return filtered;
+  const ranked = filtered.select([
+    ...ARTIST_COLUMNS,
+    relevanceTier(sql.ref('artists.name_key'), term).as('rank'),
+    artistPopularity.as('popularity'),
+  ]);
+  // The same columns under the same name, and two more: typed as the table it stands for.
+  return db.selectFrom(ranked.as('artists')) as unknown as typeof filtered;
+}
+
 export async function listArtists(
   db: Db,
   args: ArtistFilters & { limit: number; offset: number },
 ): Promise<{ rows: ArtistRow[]; total: number }> {
-  const query = filteredArtists(db, args);
-  let page = query.select(ARTIST_COLUMNS);
+  const term = await foldOptional(db, args.search);
+  const query = filteredArtists(db, args, term);
+  let page = rankedArtists(db, args, term).select(ARTIST_COLUMNS);
   for (const [ref, direction] of orderTerms('artists', args.sort, BY_NAME))
     page = page.orderBy(ref, direction);
   const [rows, total] = await Promise.all([
@@ -129,7 +163,7 @@ export async function listArtistsAfter(
   db: Db,
   args: ArtistFilters & { limit: number; after: Keyset | null },
 ): Promise<{ rows: ArtistRow[]; next: Keyset | null }> {
-  const rows = await filteredArtists(db, args)
+  const rows = await rankedArtists(db, args, await foldOptional(db, args.search))
     .select(ARTIST_COLUMNS)
     .select(keysetSelections('artists', args.sort, BY_NAME))
     .$call(pageAfter('artists', args.sort, BY_NAME, args))

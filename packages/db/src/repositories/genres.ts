@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import { likeContains } from '../like';
 import type { Db } from '../schema';
+import { foldOptional, matchesTerm, type SearchTerm } from './search-terms';
 
 /** One genre in use: its name and how many songs have it. */
 export interface GenreRow {
@@ -14,13 +14,14 @@ export interface GenreRow {
  * `genre` filter matches them (so a genre's count is the total that filter answers): "Rock" and
  * "rock" are one genre, named by its most common spelling (ties: the first in order), and the
  * list is ordered by name regardless of case (lower-cased names are unique, so the order is
- * total). `search`: a case-insensitive substring of the name.
+ * total). `search`: the folded words of the term, each in the folded name (`search-terms.ts`),
+ * checked once per distinct spelling after grouping, not once per song.
  */
 export async function listGenres(
   db: Db,
   args: { search?: string | undefined; limit: number; offset: number },
 ): Promise<{ rows: GenreRow[]; total: number }> {
-  const matching = matchingGenres(args.search);
+  const matching = matchingGenres(await foldOptional(db, args.search));
   const [page, count] = await Promise.all([
     sql<GenreRow>`
       ${genresWith(matching)}
@@ -28,23 +29,26 @@ export async function listGenres(
       order by lower(name), name limit ${args.limit} offset ${args.offset}
     `.execute(db),
     sql<{ total: number }>`
-      select count(distinct lower(genre))::int as total from songs where ${matching}
+      select count(distinct lower(genre))::int as total
+      from (select genre from songs where genre is not null and genre <> '' group by genre) spellings
+      where ${matching}
     `.execute(db),
   ]);
   return { rows: page.rows, total: count.rows[0]?.total ?? 0 };
 }
 
-function matchingGenres(search: string | undefined) {
-  return search
-    ? sql`genre is not null and genre <> '' and genre ilike ${likeContains(search)}`
-    : sql`genre is not null and genre <> ''`;
+/** Whether a spelling (`genre`) matches the term (always, without one). */
+function matchingGenres(term: SearchTerm | undefined) {
+  return term ? matchesTerm(sql`search_compact(genre)`, term, [sql.ref('genre')]) : sql`true`;
 }
 
 /** The CTE `genres`: each genre once, by its most common spelling, with its song count. */
 function genresWith(matching: ReturnType<typeof matchingGenres>) {
   return sql`
     with spellings as (
-      select genre, count(*)::int as n from songs where ${matching} group by genre
+      select genre, n from (
+        select genre, count(*)::int as n from songs where genre is not null and genre <> '' group by genre
+      ) every_spelling where ${matching}
     ),
     genres as (
       select distinct on (lower(genre)) genre as name,
@@ -66,7 +70,7 @@ export async function listGenresAfter(
   const after = args.after === null ? sql`true` : sql`lower(name) > ${args.after}`;
   // The position is PostgreSQL's lower(), not JavaScript's: they differ on a few letters.
   const { rows } = await sql<GenreRow & { key: string }>`
-    ${genresWith(matchingGenres(args.search))}
+    ${genresWith(matchingGenres(await foldOptional(db, args.search)))}
     select name, song_count, lower(name) as key from genres where ${after}
     order by lower(name) limit ${args.limit + 1}
   `.execute(db);

@@ -69,6 +69,8 @@ const KEY_KINDS: Readonly<Record<string, KeyKind>> = {
   release_year: 'int',
   position: 'int',
   created_at: 'time',
+  rank: 'int',
+  popularity: 'int',
 };
 
 /** The kinds of the values of an order's keyset (`fallback` when no keys), in order. */

@@ -1,10 +1,13 @@
-import { sql } from 'kysely';
-import { likeContains } from '../like';
+import { type AliasedRawBuilder, sql } from 'kysely';
 import type { Db } from '../schema';
 import type { OrderKey } from './order';
+import { matchesTerm, relevanceTier, type SearchTerm } from './search-terms';
 
 export interface SongFilters {
-  /** Case-insensitive (PostgreSQL's `lower`) substring of the title, the album or an artist's name. */
+  /**
+   * Folded words (case, accents, letter variants, punctuation and spacing aside) each found in
+   * the title, the album or an artist's name, in any order (`search-terms.ts`).
+   */
   search?: string | undefined;
   /** Case-insensitive equality. */
   genre?: string | undefined;
@@ -13,19 +16,58 @@ export interface SongFilters {
   ids?: readonly string[] | undefined;
 }
 
-/** The columns a list of songs can be ordered by (the API's `sort` fields). */
-export type SongSortColumn = 'title' | 'album' | 'release_year' | 'duration' | 'created_at';
+/**
+ * The columns a list of songs can be ordered by (the API's `sort` fields), and the two a search
+ * ranks by: `rank` (the title's relevance tier for the term) and `popularity` (how many playlists
+ * hold the song). Those two are computed for the matches of a search, and exist only there.
+ */
+export type SongSortColumn =
+  | 'title'
+  | 'album'
+  | 'release_year'
+  | 'duration'
+  | 'created_at'
+  | 'rank'
+  | 'popularity';
+
+/** `sort=relevance`: the title's tier, then the most popular, then by title (then id). */
+export const BY_RELEVANCE: readonly OrderKey<SongSortColumn>[] = [
+  { column: 'rank', descending: false },
+  { column: 'popularity', descending: true },
+  { column: 'title', descending: false },
+];
+
+/** How many playlists hold the song (one index-only count on `playlist_songs (song_id)`). */
+export const songPopularity = sql<number>`(select count(*)::int from playlist_songs ps where ps.song_id = songs.id)`;
+
+/** The values a search's matches carry for its order: each column, or its computed value. */
+export function songOrderSelections(
+  columns: readonly SongSortColumn[],
+  term: SearchTerm,
+): AliasedRawBuilder<unknown, string>[] {
+  return columns.map((column) => {
+    if (column === 'rank') return relevanceTier(sql.ref('songs.title_key'), term).as('rank');
+    if (column === 'popularity') return songPopularity.as('popularity');
+    return sql.ref(`songs.${column}`).as(column);
+  });
+}
 
 /** A song list's order when `sort` is empty or omitted: by title (then id). */
 export const BY_TITLE: readonly OrderKey<SongSortColumn>[] = [{ column: 'title', descending: false }];
 
 /** The songs matching the filters: what a page, a count, a search and a keyset page read. */
-export function filteredSongs(db: Db, filters: SongFilters) {
+export function filteredSongs(db: Db, filters: Omit<SongFilters, 'search'>, term?: SearchTerm) {
   let query = db.selectFrom('songs');
-  if (filters.search) {
-    // One trigram-indexed column holding title, album and artist names (see the migration
-    // 2026-11-23T10-00-song-search).
-    query = query.where(sql<boolean>`songs.search_text like lower(${likeContains(filters.search)})`);
+  if (term) {
+    // One trigram-indexed column holding the compact title, album and artist names (see the
+    // migrations 2026-11-23T10-00-song-search and 2026-11-28T10-00-search-folding).
+    query = query.where(
+      matchesTerm(sql.ref('songs.search_text'), term, [
+        sql.ref('songs.title'),
+        sql.ref('songs.album'),
+        sql<string>`(select string_agg(a.name, chr(10)) from song_artists sa join artists a on a.id = sa.artist_id where sa.song_id = songs.id)`,
+      ]),
+    );
   }
   if (filters.genre) {
     query = query.where(sql`lower(songs.genre)`, '=', sql`lower(${filters.genre})`);

@@ -1,6 +1,13 @@
 import type { Db } from '../schema';
 import { type Keyset, keysetPage, keysetSelections, type OrderKey, orderColumns, pageAfter } from './order';
-import { BY_TITLE, filteredSongs, type SongFilters, type SongSortColumn } from './song-filters';
+import { foldTerm } from './search-terms';
+import {
+  BY_TITLE,
+  filteredSongs,
+  type SongFilters,
+  type SongSortColumn,
+  songOrderSelections,
+} from './song-filters';
 
 /**
  * A page of song ids after a position (cursor mode), `limit` of them, and the position after the
@@ -17,15 +24,15 @@ export async function listSongIdsAfter(
   },
 ): Promise<{ ids: string[]; next: Keyset | null }> {
   const width = orderColumns(args.sort, BY_TITLE).length;
-  const rows = args.search
+  const term = args.search ? await foldTerm(db, args.search) : undefined;
+  const rows = term
     ? await db
         .with(
           (wb) => wb('matches').materialized(),
           () =>
-            filteredSongs(db, args).select([
-              'songs.id',
-              ...orderColumns(args.sort, BY_TITLE).map((column) => `songs.${column}` as const),
-            ]),
+            filteredSongs(db, args, term)
+              .select('songs.id')
+              .select(songOrderSelections(orderColumns(args.sort, BY_TITLE), term)),
         )
         .selectFrom('matches')
         .select('matches.id')

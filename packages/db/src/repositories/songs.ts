@@ -2,9 +2,16 @@ import { sql } from 'kysely';
 import type { Db, SongRow, SongsTable } from '../schema';
 import { statement } from '../sql';
 import { type OrderKey, orderColumns, orderTerms } from './order';
-import { BY_TITLE, filteredSongs, type SongFilters, type SongSortColumn } from './song-filters';
+import { foldTerm, type SearchTerm } from './search-terms';
+import {
+  BY_TITLE,
+  filteredSongs,
+  type SongFilters,
+  type SongSortColumn,
+  songOrderSelections,
+} from './song-filters';
 
-export type { SongFilters, SongSortColumn } from './song-filters';
+export { BY_RELEVANCE, type SongFilters, type SongSortColumn } from './song-filters';
 export { listSongIdsAfter } from './song-keyset';
 
 import { countRows } from './row-counts';
@@ -133,13 +140,13 @@ export async function listSongIds(
  * whatever the term; a plain `ORDER BY title LIMIT` tempted the planner into walking the
  * whole title index for rare terms), then counted and sorted. Exported for the index test.
  */
-export function songSearchQuery(db: Db, args: SongFilters & SongPageArgs) {
-  // The matches carry the columns the order reads, and only those.
-  const columns = orderColumns(args.sort, BY_TITLE).map((column) => `songs.${column}` as const);
+export function songSearchQuery(db: Db, args: Omit<SongFilters, 'search'> & SongPageArgs, term: SearchTerm) {
+  // The matches carry the values the order reads, and only those.
+  const columns = songOrderSelections(orderColumns(args.sort, BY_TITLE), term);
   return db
     .with(
       (wb) => wb('matches').materialized(),
-      () => filteredSongs(db, args).select(['songs.id', ...columns]),
+      () => filteredSongs(db, args, term).select('songs.id').select(columns),
     )
     .selectNoFrom((eb) => {
       let pageIds = eb.selectFrom('matches').select('matches.id');
@@ -172,7 +179,7 @@ export async function searchSongIds(
   db: Db,
   args: SongFilters & SongPageArgs & { search: string },
 ): Promise<{ version: string; ids: string[]; total: number }> {
-  const row = await songSearchQuery(db, args)
+  const row = await songSearchQuery(db, args, await foldTerm(db, args.search))
     .select(sql<string>`(select version::text from catalogue_version)`.as('version'))
     .executeTakeFirstOrThrow();
   return { version: row.version, ids: row.ids, total: Number(row.total ?? 0) };

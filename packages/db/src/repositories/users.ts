@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
-import { likeContains } from '../like';
 import type { Db, NewUser, Role, UserRow, UserUpdate } from '../schema';
 import { type Keyset, keysetPage, keysetSelections, type OrderKey, orderTerms, pageAfter } from './order';
+import { foldOptional, matchesTerm, type SearchTerm } from './search-terms';
 
 /**
  * Every column read is named: a column added while instances run (a rolling deploy) must not
@@ -38,7 +38,7 @@ const OLDEST_FIRST: readonly OrderKey<UserSortColumn>[] = [{ column: 'created_at
 
 export interface ListUsersArgs {
   role?: Role | undefined;
-  /** Case-insensitive substring of the username or the email, taken literally (no wildcards). */
+  /** Folded words of the term each in the username or each in the email (`search-terms.ts`). */
   search?: string | undefined;
   /** Only these users (one `= any(array)` on the primary key, however many). */
   ids?: readonly string[] | undefined;
@@ -49,19 +49,24 @@ export interface ListUsersArgs {
 }
 
 /** One page of users, ordered by `sort` (default `created_at`), then `id`, with the matching total. */
-function filteredUsers(db: Db, args: Omit<ListUsersArgs, 'limit' | 'offset'>) {
+function filteredUsers(db: Db, args: Omit<ListUsersArgs, 'limit' | 'offset'>, term: SearchTerm | undefined) {
   let query = db.selectFrom('users');
   if (args.role) query = query.where('role', '=', args.role);
-  if (args.search) {
-    const pattern = likeContains(args.search);
-    query = query.where((eb) => eb.or([eb('username', 'ilike', pattern), eb('email', 'ilike', pattern)]));
+  if (term) {
+    // Folded on the fly: a scan of the accounts, which only admins list.
+    query = query.where((eb) =>
+      eb.or([
+        matchesTerm(sql`search_compact(users.username)`, term, [sql.ref('users.username')]),
+        matchesTerm(sql`search_compact(users.email)`, term, [sql.ref('users.email')]),
+      ]),
+    );
   }
   if (args.ids) query = query.where('users.id', '=', sql<string>`any(${[...args.ids]}::uuid[])`);
   return query;
 }
 
 export async function listUsers(db: Db, args: ListUsersArgs): Promise<{ rows: UserRow[]; total: number }> {
-  const query = filteredUsers(db, args);
+  const query = filteredUsers(db, args, await foldOptional(db, args.search));
   let ordered = query.select(USER_COLUMNS);
   for (const [term, direction] of orderTerms('users', args.sort, OLDEST_FIRST)) {
     ordered = ordered.orderBy(term, direction);
@@ -78,7 +83,7 @@ export async function listUsersAfter(
   db: Db,
   args: Omit<ListUsersArgs, 'offset'> & { after: Keyset | null },
 ): Promise<{ rows: UserRow[]; next: Keyset | null }> {
-  const rows = await filteredUsers(db, args)
+  const rows = await filteredUsers(db, args, await foldOptional(db, args.search))
     .select(USER_COLUMNS)
     .select(keysetSelections('users', args.sort, OLDEST_FIRST))
     .$call(pageAfter('users', args.sort, OLDEST_FIRST, args))
@@ -108,14 +113,18 @@ export interface ListProfilesArgs {
   visibleTo: string | null;
   /** Only these users (one `= any(array)` on the primary key, however many). */
   ids?: readonly string[] | undefined;
-  /** Case-insensitive substring of the username, taken literally (no wildcards). */
+  /** Folded words of the term each in the username (`search-terms.ts`). */
   search?: string | undefined;
   limit: number;
   offset: number;
 }
 
 /** One page of profiles (id and username), ordered by username, then id, with the matching total. */
-function visibleProfiles(db: Db, args: Omit<ListProfilesArgs, 'limit' | 'offset'>) {
+function visibleProfiles(
+  db: Db,
+  args: Omit<ListProfilesArgs, 'limit' | 'offset'>,
+  term: SearchTerm | undefined,
+) {
   let query = db.selectFrom('users');
   const { visibleTo } = args;
   if (visibleTo !== null) {
@@ -134,7 +143,9 @@ function visibleProfiles(db: Db, args: Omit<ListProfilesArgs, 'limit' | 'offset'
   }
   // One array parameter, as listArtists: the statement stays the same for any count.
   if (args.ids) query = query.where('users.id', '=', sql<string>`any(${[...args.ids]}::uuid[])`);
-  if (args.search) query = query.where('users.username', 'ilike', likeContains(args.search));
+  if (term) {
+    query = query.where(matchesTerm(sql`search_compact(users.username)`, term, [sql.ref('users.username')]));
+  }
   return query;
 }
 
@@ -142,7 +153,7 @@ export async function listProfiles(
   db: Db,
   args: ListProfilesArgs,
 ): Promise<{ rows: ProfileRow[]; total: number }> {
-  const query = visibleProfiles(db, args);
+  const query = visibleProfiles(db, args, await foldOptional(db, args.search));
   const [rows, count] = await Promise.all([
     query
       .select(['users.id', 'users.username'])
@@ -163,7 +174,7 @@ export async function listProfilesAfter(
   db: Db,
   args: Omit<ListProfilesArgs, 'offset'> & { after: Keyset | null },
 ): Promise<{ rows: ProfileRow[]; next: Keyset | null }> {
-  const rows = await visibleProfiles(db, args)
+  const rows = await visibleProfiles(db, args, await foldOptional(db, args.search))
     .select(['users.id', 'users.username'])
     .select(keysetSelections('users', undefined, BY_USERNAME))
     .$call(pageAfter('users', undefined, BY_USERNAME, args))

@@ -1,0 +1,79 @@
+import { type Expression, type RawBuilder, sql } from 'kysely';
+import { likeContains } from '../like';
+import type { Db } from '../schema';
+
+/**
+ * A search term as the database folds it (`search_fold`, the search-folding migration): `key` is
+ * the folded term ("Spider‐Man" → "spider man"), `words` its words. A term with no letter or digit
+ * at all ("/", "🚗") has no words: it matches as a plain case-insensitive substring of the text
+ * (what search did before folding), so nothing that was found then is lost now.
+ */
+export interface SearchTerm {
+  raw: string;
+  key: string;
+  words: string[];
+}
+
+/** How many folded terms one process remembers (folding is a pure function of the term). */
+const FOLDED_CACHE_SIZE = 2_000;
+const folded = new Map<string, SearchTerm>();
+
+/**
+ * The term folded by the database, so stored text and terms fold by one definition. The result is
+ * remembered: a repeated term costs no round trip. The words then reach each query as parameters,
+ * which lets the planner weigh them against the trigram and b-tree indexes.
+ */
+export async function foldTerm(db: Db, raw: string): Promise<SearchTerm> {
+  const known = folded.get(raw);
+  if (known) return known;
+  const { rows } = await sql<{ key: string }>`select search_fold(${raw}) as key`.execute(db);
+  const key = rows[0]?.key ?? '';
+  const term = { raw, key, words: key === '' ? [] : key.split(' ') };
+  folded.set(raw, term);
+  if (folded.size > FOLDED_CACHE_SIZE) folded.delete(folded.keys().next().value as string);
+  return term;
+}
+
+/** The term folded, or undefined for no term (absent or empty: no filter). */
+export async function foldOptional(db: Db, raw: string | undefined): Promise<SearchTerm | undefined> {
+  return raw ? foldTerm(db, raw) : undefined;
+}
+
+/**
+ * Whether compact text (`search_compact`: folded, without spaces) holds every word of the term,
+ * in any order: each word is one LIKE, which a trigram index on the compact text serves.
+ * `raw`: the plain texts a term without words is looked for in (case-insensitive substring).
+ */
+export function matchesTerm(
+  compact: Expression<string | null>,
+  term: SearchTerm,
+  raw: readonly Expression<string | null>[],
+): RawBuilder<boolean> {
+  if (term.words.length === 0) {
+    const pattern = likeContains(term.raw);
+    return sql<boolean>`(${sql.join(
+      raw.map((text) => sql`${text} ilike ${pattern}`),
+      sql` or `,
+    )})`;
+  }
+  return sql<boolean>`(${sql.join(
+    term.words.map((word) => sql`${compact} like ${likeContains(word)}`),
+    sql` and `,
+  )})`;
+}
+
+/**
+ * A name's relevance tier for the term (lower first): 0 the name is the term, 1 it starts with
+ * it, 2 one of its words starts with it, 3 anything else that matched. `key` is the folded name
+ * (`search_fold`); spacing does not count ("acdc" is "AC/DC" exactly).
+ */
+export function relevanceTier(key: Expression<string | null>, term: SearchTerm): RawBuilder<number> {
+  if (term.words.length === 0) return sql<number>`3`;
+  const compact = term.words.join('');
+  const prefix = likeContains(term.key).slice(1);
+  return sql<number>`(case
+    when ${key} = ${term.key} or replace(${key}, ' ', '') = ${compact} then 0
+    when ${key} like ${prefix} or replace(${key}, ' ', '') like ${likeContains(compact).slice(1)} then 1
+    when ' ' || ${key} like ${`% ${prefix}`} then 2
+    else 3 end)`;
+}
