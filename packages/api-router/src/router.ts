@@ -4,6 +4,7 @@ import { auditEventsRouter } from './modules/audit-events/audit-events.router';
 import { authRouter } from './modules/auth/auth.router';
 import { genresRouter } from './modules/genres/genres.router';
 import { playlistsRouter } from './modules/playlists/playlists.router';
+import { searchRouter } from './modules/search/search.router';
 import { songsRouter } from './modules/songs/songs.router';
 import { usersRouter } from './modules/users/users.router';
 import { router } from './trpc';
@@ -17,6 +18,7 @@ export const appRouter = router({
   genres: genresRouter,
   playlists: playlistsRouter,
   auditEvents: auditEventsRouter,
+  search: searchRouter,
 });
 
 export type AppRouter = typeof appRouter;

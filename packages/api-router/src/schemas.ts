@@ -155,6 +155,26 @@ function listed(items: readonly string[]): string {
   return items.length > 5 ? `${shown} and ${items.length - 5} more` : shown;
 }
 
+/** `sort=relevance`: a search's matches, best first (lists that rank a search take it). */
+export const RELEVANCE = 'relevance';
+
+/**
+ * A list input's check that `sort=relevance` comes with a `search` (there is nothing to rank
+ * without one): a 400 on `sort`, as any other unusable sort.
+ */
+export function relevanceNeedsSearch(
+  input: { sort?: string | undefined; search?: string | undefined },
+  ctx: z.RefinementCtx,
+) {
+  if (input.sort === RELEVANCE && !input.search) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['sort'],
+      message: '`relevance` ranks the matches of a search: give `search` too',
+    });
+  }
+}
+
 /** One key of a `sort` parameter: the field and its direction. */
 export interface SortKey<Field extends string> {
   field: Field;
@@ -166,12 +186,20 @@ export interface SortKey<Field extends string> {
  * most once. An unknown or repeated field fails validation (a 400 on a query string).
  * Ties are broken by id by the repositories.
  */
-export function sortQuery<const Fields extends readonly [string, ...string[]]>(fields: Fields) {
+export function sortQuery<const Fields extends readonly [string, ...string[]]>(
+  fields: Fields,
+  options: { relevance?: boolean } = {},
+) {
   const allowed = new Set<string>(fields);
   return z
     .string()
     .max(200)
     .superRefine((value, ctx) => {
+      if (options.relevance && value === RELEVANCE) return;
+      if (options.relevance && value.split(',').some((part) => part.replace(/^-/, '') === RELEVANCE)) {
+        ctx.addIssue({ code: 'custom', message: '`relevance` is an order of its own: give it alone' });
+        return;
+      }
       // One issue per kind of problem, however many fields have it: the message stays short.
       const seen = new Set<string>();
       const unknown: string[] = [];

@@ -40,6 +40,8 @@ const AREA_OF_TAG: Readonly<Record<string, 'catalogue' | 'playlists' | 'users' |
   songs: 'catalogue',
   artists: 'catalogue',
   genres: 'catalogue',
+  // The finder reads the catalogue (and playlists: public ones only without `playlists:read`).
+  search: 'catalogue',
   playlists: 'playlists',
   users: 'users',
   audit: 'events',

@@ -155,6 +155,12 @@ export const CATALOGUE_ROWS: Record<string, Entry> = {
       searched: { input: same({ search: '%_\\' }), expect: anyone },
     },
   },
+  'search.find': {
+    targets: {
+      all: { input: same({ q: 'song' }), expect: anyone },
+      folded: { input: same({ q: 'Sóng %_\\', types: 'songs,albums', limit: 20 }), expect: anyone },
+    },
+  },
   'songs.create': {
     targets: {
       'artistIds omitted': {

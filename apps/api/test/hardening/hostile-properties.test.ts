@@ -98,6 +98,7 @@ const EXAMPLES: Record<string, (f: Fixtures) => Input> = {
   'songs.update': (f) => ({ title: 'Prop song', duration: 10, artistIds: [f.artistIds[1]] }),
   'songs.delete': () => ({}),
   'genres.list': () => ({ search: 'rock', page: 1, limit: 10 }),
+  'search.find': () => ({ q: 'prop song', types: 'songs,artists,albums,playlists', limit: 5 }),
   'playlists.list': (f) => ({ userId: f.user.user.id, page: 1, limit: 10 }),
   'playlists.create': (f) => ({
     name: 'Prop list',

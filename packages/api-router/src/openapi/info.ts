@@ -45,6 +45,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   songs:
     'The catalogue’s songs, searchable by title, album and artist name. Admins, and artist accounts for their own artists, write them.',
   genres: 'The genres in use across the catalogue, with their song counts (read-only).',
+  search:
+    'A finder for search boxes: the best few songs, artists, albums and playlists for what was typed so far, ranked, typo-tolerant. Every `search` parameter of the lists folds text the same way (letter case, accents, letter variants, punctuation and spacing aside).',
   playlists:
     'Ordered lists of songs owned by a user: private by default, readable by every signed-in user when public.',
   'api-keys':

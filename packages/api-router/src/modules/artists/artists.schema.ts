@@ -6,6 +6,7 @@ import {
   idsFilter,
   listQuery,
   longText,
+  relevanceNeedsSearch,
   sortQuery,
   text,
   uuidField,
@@ -58,22 +59,32 @@ export type ArtistSortField = (typeof ARTIST_SORT_FIELDS)[number];
 /** How many ids `GET /artists?ids` takes: one page's worth at the largest `limit`. */
 export const MAX_ARTIST_IDS = 100;
 
-export const listArtistsInput = z.strictObject({
-  search: text(0, 200).optional().meta({ description: 'Case-insensitive substring of the name' }),
-  sort: sortQuery(ARTIST_SORT_FIELDS).meta({
-    description:
-      'Comma-separated fields to order by, `-` for descending: name, createdAt (default: name). ' +
-      'Ties are broken by id.',
-  }),
-  userId: uuidField().optional().meta({
-    description: 'Only artists managed by this account (an extension: how the console finds “my artist”)',
-  }),
-  ids: idsFilter('artist', MAX_ARTIST_IDS, {
-    absent: 'ids that name nothing are simply absent, and the other filters still apply.',
-    resolves: 'the artists of a page of songs',
-  }),
-  ...listQuery,
-});
+export const listArtistsInput = z
+  .strictObject({
+    search: text(0, 200)
+      .optional()
+      .meta({
+        description:
+          'Words to find in the name, in any order; letter case, accents, letter variants, ' +
+          'punctuation and spacing do not count (`sigur ros` finds “Sigur Rós”).',
+      }),
+    sort: sortQuery(ARTIST_SORT_FIELDS, { relevance: true }).meta({
+      description:
+        'Comma-separated fields to order by, `-` for descending: name, createdAt (default: name). ' +
+        'Ties are broken by id. Or, with `search`, `relevance` alone: names that are the term, then ' +
+        'names starting with it, then names with a word starting with it, then the rest; within ' +
+        'each, artists whose songs are in more playlists first, then by name and id.',
+    }),
+    userId: uuidField().optional().meta({
+      description: 'Only artists managed by this account (an extension: how the console finds “my artist”)',
+    }),
+    ids: idsFilter('artist', MAX_ARTIST_IDS, {
+      absent: 'ids that name nothing are simply absent, and the other filters still apply.',
+      resolves: 'the artists of a page of songs',
+    }),
+    ...listQuery,
+  })
+  .superRefine(relevanceNeedsSearch);
 export type ListArtistsInput = z.infer<typeof listArtistsInput>;
 
 export const listArtistSongsInput = z.strictObject({

@@ -11,7 +11,7 @@ import {
   orderOr,
   sortOrder,
 } from '../../kernel';
-import { idList } from '../../schemas';
+import { idList, RELEVANCE } from '../../schemas';
 import { assertMaySongWrite, lockSongOr404, songPage } from '../songs/songs.service';
 import {
   type Artist,
@@ -83,7 +83,9 @@ const SORT_COLUMNS: Record<ArtistSortField, artists.ArtistSortColumn> = {
 const BY_NAME: readonly OrderKey<artists.ArtistSortColumn>[] = [{ column: 'name', descending: false }];
 
 export function listArtists(ctx: AuthedContext, input: ListArtistsInput) {
-  const sort = sortOrder(input.sort, SORT_COLUMNS);
+  // `relevance` only comes with a search (the input's check).
+  const sort =
+    input.sort === RELEVANCE ? [...artists.ARTISTS_BY_RELEVANCE] : sortOrder(input.sort, SORT_COLUMNS);
   const filters = { search: input.search || undefined, userId: input.userId, ids: idList(input.ids), sort };
   return listPage(
     input,

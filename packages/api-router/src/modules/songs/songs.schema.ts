@@ -1,6 +1,15 @@
 import type { SongWithArtists } from '@music/db';
 import { z } from 'zod';
-import { cursorListOf, idParam, idsFilter, listQuery, sortQuery, text, uuidField } from '../../schemas';
+import {
+  cursorListOf,
+  idParam,
+  idsFilter,
+  listQuery,
+  relevanceNeedsSearch,
+  sortQuery,
+  text,
+  uuidField,
+} from '../../schemas';
 import { artistSchema } from '../artists/artists.schema';
 import { recordOf, recordSchema } from '../common/records.schema';
 
@@ -110,25 +119,36 @@ export type PatchSongInput = z.infer<typeof patchSongInput>;
 export const SONG_SORT_FIELDS = ['title', 'album', 'releaseYear', 'duration', 'createdAt'] as const;
 export type SongSortField = (typeof SONG_SORT_FIELDS)[number];
 
-export const listSongsInput = z.strictObject({
-  search: text(0, 200)
-    .optional()
-    .meta({ description: 'Case-insensitive substring of the title, the album or an artist’s name' }),
-  artistId: uuidField().optional().meta({ description: 'Only songs of this artist' }),
-  ids: idsFilter('song', MAX_SONG_IDS, {
-    absent: 'ids that name nothing are simply absent, and the other filters still apply.',
-    resolves: 'the songs of a playlist page or a list of ids',
-  }),
-  expand: expandQuery,
-  genre: text(0, 50).optional().meta({ description: 'Only songs of this genre (case-insensitive)' }),
-  sort: sortQuery(SONG_SORT_FIELDS).meta({
-    description:
-      'Comma-separated fields to order by, `-` for descending: title, album, releaseYear, duration, ' +
-      'createdAt (default: title). Ties are broken by id. Songs without an album or a release ' +
-      'year come last in ascending order and first in descending order.',
-  }),
-  ...listQuery,
-});
+export const listSongsInput = z
+  .strictObject({
+    search: text(0, 200)
+      .optional()
+      .meta({
+        description:
+          'Words to find in the title, the album or an artist’s name, in any order. Letter case, ' +
+          'accents and letter variants (é/e, ł/l, ø/o, æ/ae, œ/oe, ß/ss), full-width forms, ' +
+          'punctuation and spacing between words do not count: `ac dc` and `acdc` find “AC/DC”, ' +
+          '`beyonce` finds “Beyoncé”. A term without letters or digits is looked for as written.',
+      }),
+    artistId: uuidField().optional().meta({ description: 'Only songs of this artist' }),
+    ids: idsFilter('song', MAX_SONG_IDS, {
+      absent: 'ids that name nothing are simply absent, and the other filters still apply.',
+      resolves: 'the songs of a playlist page or a list of ids',
+    }),
+    expand: expandQuery,
+    genre: text(0, 50).optional().meta({ description: 'Only songs of this genre (case-insensitive)' }),
+    sort: sortQuery(SONG_SORT_FIELDS, { relevance: true }).meta({
+      description:
+        'Comma-separated fields to order by, `-` for descending: title, album, releaseYear, duration, ' +
+        'createdAt (default: title). Ties are broken by id. Songs without an album or a release ' +
+        'year come last in ascending order and first in descending order. Or, with `search`, ' +
+        '`relevance` alone: titles that are the term first, then titles starting with it, then ' +
+        'titles with a word starting with it, then the other matches (album, artists); within each, ' +
+        'songs in more playlists first, then by title and id.',
+    }),
+    ...listQuery,
+  })
+  .superRefine(relevanceNeedsSearch);
 export type ListSongsInput = z.infer<typeof listSongsInput>;
 
 export const songListSchema = cursorListOf(songReadSchema).meta({ id: 'SongList' });

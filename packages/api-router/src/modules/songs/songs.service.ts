@@ -13,7 +13,7 @@ import {
   orderOr,
   sortOrder,
 } from '../../kernel';
-import { idList } from '../../schemas';
+import { idList, RELEVANCE } from '../../schemas';
 import { expandOf, withArtists } from './song-expand';
 import {
   type CreateSongInput,
@@ -123,13 +123,19 @@ const SORT_COLUMNS: Record<SongSortField, songs.SongSortColumn> = {
 const BY_TITLE: readonly OrderKey<songs.SongSortColumn>[] = [{ column: 'title', descending: false }];
 
 export function listSongs(ctx: AuthedContext, input: ListSongsInput) {
-  const sort = sortOrder(input.sort, SORT_COLUMNS);
+  // `relevance` only comes with a search (the input's check).
+  const relevance = input.sort === RELEVANCE;
+  const sort = relevance ? [...songs.BY_RELEVANCE] : sortOrder(input.sort, SORT_COLUMNS);
   const filters = { genre: input.genre || undefined, artistId: input.artistId, ids: idList(input.ids), sort };
   const search = input.search || undefined;
   return songPage(ctx, input, 'songs', orderOr(sort, BY_TITLE), {
     byOffset: (window) =>
       search
-        ? ctx.searchCache.search({ ...filters, search, ...window })
+        ? // A ranked page reads popularity, which playlist changes move without moving the
+          // catalogue version the cache relies on: it is read afresh each time.
+          relevance
+          ? songs.searchSongIds(ctx.db, { ...filters, search, ...window })
+          : ctx.searchCache.search({ ...filters, search, ...window })
         : songs.listSongIds(ctx.db, { ...filters, ...window }),
     // Keyset pages are cheap and read in their own snapshot: exact, with no cache to consult.
     after: (window) => songs.listSongIdsAfter(ctx.db, { ...filters, search, ...window }),

@@ -135,4 +135,38 @@ export const catalogueDocs: Record<string, OperationDoc> = {
       pagination: { page: 1, limit: 20, total: 2 },
     },
   },
+  'search.find': {
+    description:
+      'New in 1.2: for a search box that shows results as the user types. Any signed-in caller ' +
+      '(an API key needs `catalogue:read`; without `playlists:read` it finds public playlists ' +
+      'only). Ask only for the kinds you show (`types`), and open the full list ' +
+      '(`GET /songs?search=…&sort=relevance`) when the user presses Enter. A term without any ' +
+      'letter or digit finds nothing.',
+    query: { q: 'sigur ro', types: 'songs,artists', limit: 5 },
+    response: {
+      songs: [
+        {
+          id: '0192f0c1-7c3e-7a11-b3c4-5d6e7f809112',
+          title: 'Hoppípolla',
+          album: 'Takk...',
+          genre: 'Post-rock',
+          duration: 268,
+          releaseYear: 2005,
+          artistIds: ['0192f0c1-7c3e-7a11-b3c4-5d6e7f809111'],
+          createdAt: '2026-11-20T09:30:00.000Z',
+          updatedAt: '2026-11-20T09:30:00.000Z',
+        },
+      ],
+      artists: [
+        {
+          id: '0192f0c1-7c3e-7a11-b3c4-5d6e7f809111',
+          name: 'Sigur Rós',
+          bio: null,
+          userId: null,
+          createdAt: '2026-11-20T09:30:00.000Z',
+          updatedAt: '2026-11-20T09:30:00.000Z',
+        },
+      ],
+    },
+  },
 };
