@@ -153,6 +153,8 @@ export interface SongsTable {
   /** Folded title and album (`search_fold`), kept by the songs' search trigger. */
   title_key: ColumnType<string, never, never>;
   album_key: ColumnType<string | null, never, never>;
+  /** The folded title, album and artist names, with their spaces (typo-tolerant matching). */
+  search_words: ColumnType<string, never, never>;
 }
 
 export interface SongArtistsTable {
@@ -246,7 +248,7 @@ export type UserUpdate = Updateable<UsersTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 /** Search-only columns: folded text the database keeps, never part of a record. */
-type SearchColumns = 'search_text' | 'title_key' | 'album_key' | 'name_key';
+type SearchColumns = 'search_text' | 'search_words' | 'title_key' | 'album_key' | 'name_key';
 export type ArtistRow = Omit<Selectable<ArtistsTable>, SearchColumns>;
 /** A song's own columns, as every song read returns them. */
 export type SongRow = Omit<Selectable<SongsTable>, SearchColumns>;

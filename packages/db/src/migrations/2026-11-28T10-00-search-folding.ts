@@ -33,10 +33,11 @@ const SEPARATORS =
  * does not depend on the caller's search_path.
  *
  * Stored: `songs.title_key` and `songs.album_key` (written by the songs' search trigger, with the
- * search text), `artists.name_key` and `playlists.name_key` (generated columns): folded, for
+ * search texts), `artists.name_key` and `playlists.name_key` (generated columns): folded, for
  * exact and prefix matches through b-tree indexes and for ranking. `songs.search_text` becomes the
  * compact forms of the title, the album and each artist's name, separated by single spaces (so a
- * match never spans two of them), under its trigram index.
+ * match never spans two of them), under its trigram index; `songs.search_words` holds the same
+ * folded words with their spaces, under a trigram index of its own for typo-tolerant matching.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await sql`create extension if not exists unaccent`.execute(db);
@@ -54,7 +55,8 @@ export async function up(db: Kysely<any>): Promise<void> {
       select regexp_replace(lower(${unaccent}, normalize(t, NFKC))), ${sql.lit(SEPARATORS)}, '', 'g')
     $$`.execute(db);
 
-  await sql`alter table songs add column title_key text collate "C", add column album_key text collate "C"`.execute(
+  await sql`alter table songs add column title_key text collate "C", add column album_key text collate "C",
+    add column search_words text collate "C"`.execute(
     db,
   );
   await sql`alter table artists add column name_key text collate "C" generated always as (search_fold(name)) stored`.execute(
@@ -64,38 +66,35 @@ export async function up(db: Kysely<any>): Promise<void> {
     db,
   );
 
-  // A song's search text: the compact title, album and artist names, one space between them,
-  // built from the stored folded keys (folding is the costly part: each text is folded once).
+  // The compact search text from folded keys: title, album, then each artist (newline-separated).
   await sql`
-    create or replace function song_search_text(song uuid, title text, album text) returns text
-    language sql stable as $$
-      select coalesce(search_compact(title), '') || ' ' || coalesce(search_compact(album), '') || ' ' || coalesce((
-        select string_agg(replace(a.name_key, ' ', ''), ' ' order by a.name, a.id)
-        from song_artists sa join artists a on a.id = sa.artist_id
-        where sa.song_id = song
-      ), '')
+    create function song_compact_text(title_key text, album_key text, names text) returns text
+    language sql immutable parallel safe as $$
+      select replace(title_key, ' ', '') || ' ' || coalesce(replace(album_key, ' ', ''), '') || ' '
+        || coalesce(replace(replace(names, ' ', ''), chr(10), ' '), '')
     $$`.execute(db);
   await sql`
     create or replace function songs_search_text() returns trigger language plpgsql as $$
+    declare
+      names text := (
+        select string_agg(a.name_key, chr(10) order by a.name, a.id)
+        from song_artists sa join artists a on a.id = sa.artist_id
+        where sa.song_id = new.id);
     begin
       new.title_key := search_fold(new.title);
       new.album_key := search_fold(new.album);
-      new.search_text := replace(new.title_key, ' ', '') || ' ' || coalesce(replace(new.album_key, ' ', ''), '')
-        || ' ' || coalesce((
-          select string_agg(replace(a.name_key, ' ', ''), ' ' order by a.name, a.id)
-          from song_artists sa join artists a on a.id = sa.artist_id
-          where sa.song_id = new.id
-        ), '');
+      new.search_text := song_compact_text(new.title_key, new.album_key, names);
+      new.search_words := concat_ws(' ', new.title_key, new.album_key, replace(names, chr(10), ' '));
       return new;
     end $$`.execute(db);
   await sql`
     create or replace function song_artists_search_text() returns trigger language plpgsql as $$
     begin
       -- Set-based (one join for every song the statement touched), so bulk links stay cheap.
-      update songs s set search_text = replace(s.title_key, ' ', '') || ' '
-        || coalesce(replace(s.album_key, ' ', ''), '') || ' ' || coalesce(n.names, '')
+      update songs s set search_text = song_compact_text(s.title_key, s.album_key, n.names),
+        search_words = concat_ws(' ', s.title_key, s.album_key, replace(n.names, chr(10), ' '))
       from (
-        select c.song_id, string_agg(replace(a.name_key, ' ', ''), ' ' order by a.name, a.id) as names
+        select c.song_id, string_agg(a.name_key, chr(10) order by a.name, a.id) as names
         from (select distinct song_id from changed_rows) c
         left join song_artists sa on sa.song_id = c.song_id
         left join artists a on a.id = sa.artist_id
@@ -104,9 +103,22 @@ export async function up(db: Kysely<any>): Promise<void> {
       where s.id = n.song_id;
       return null;
     end $$`.execute(db);
+  // An artist renamed: their songs' texts again, through the songs' trigger (as for every song below).
+  await sql`
+    create or replace function artists_search_text() returns trigger language plpgsql as $$
+    begin
+      update songs s set title = s.title
+      where s.id in (
+        select sa.song_id from song_artists sa
+        join new_rows n on n.id = sa.artist_id
+        join old_rows o on o.id = n.id
+        where o.name is distinct from n.name
+      );
+      return null;
+    end $$`.execute(db);
   // Through the trigger: every song's keys and search text, folded.
   await sql`update songs set title = title`.execute(db);
-  await sql`alter table songs alter column title_key set not null`.execute(db);
+  await sql`alter table songs alter column title_key set not null, alter column search_words set not null`.execute(db);
 
   // Exact and prefix matches (and their order) from b-trees; substrings from trigrams.
   // The keys are compared byte by byte (collation "C"), so one b-tree serves equality, prefixes
@@ -119,6 +131,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     using gin (replace(name_key, ' ', '') gin_trgm_ops)`.execute(db);
   await sql`create index playlists_name_compact_trgm_idx on playlists
     using gin (replace(name_key, ' ', '') gin_trgm_ops)`.execute(db);
+  // Typos: candidates by trigram similarity to a word, on the folded words (not the compact text,
+  // where a word inside another loses the trigrams of its edges).
+  await sql`create index songs_search_words_trgm_idx on songs using gin (search_words gin_trgm_ops)`.execute(db);
+  await sql`create index artists_name_key_trgm_idx on artists using gin (name_key gin_trgm_ops)`.execute(db);
+  await sql`create index playlists_name_key_trgm_idx on playlists using gin (name_key gin_trgm_ops)`.execute(db);
   // Superseded by the compact index above.
   await sql`drop index artists_name_trgm_idx`.execute(db);
 
@@ -150,19 +167,25 @@ export async function down(db: Kysely<any>): Promise<void> {
   await sql`create index artists_name_trgm_idx on artists using gin (name gin_trgm_ops)`.execute(db);
   await sql`drop index playlists_name_compact_trgm_idx`.execute(db);
   await sql`drop index playlists_name_key_idx`.execute(db);
+  await sql`drop index playlists_name_key_trgm_idx`.execute(db);
+  await sql`drop index artists_name_key_trgm_idx`.execute(db);
+  await sql`drop index songs_search_words_trgm_idx`.execute(db);
   await sql`drop index artists_name_compact_trgm_idx`.execute(db);
   await sql`alter table playlists drop column name_key`.execute(db);
   await sql`alter table artists drop column name_key`.execute(db);
-  await sql`alter table songs drop column title_key, drop column album_key`.execute(db);
+  await sql`alter table songs drop column title_key, drop column album_key, drop column search_words`.execute(db);
   await sql`
-    create or replace function song_search_text(song uuid, title text, album text) returns text
-    language sql stable as $$
-      select lower(title || chr(10) || coalesce(album, '') || chr(10) || coalesce((
-        select string_agg(a.name, chr(10) order by a.name, a.id)
-        from song_artists sa join artists a on a.id = sa.artist_id
-        where sa.song_id = song
-      ), ''))
-    $$`.execute(db);
+    create or replace function artists_search_text() returns trigger language plpgsql as $$
+    begin
+      update songs s set search_text = song_search_text(s.id, s.title, s.album)
+      where s.id in (
+        select sa.song_id from song_artists sa
+        join new_rows n on n.id = sa.artist_id
+        join old_rows o on o.id = n.id
+        where o.name is distinct from n.name
+      );
+      return null;
+    end $$`.execute(db);
   await sql`
     create or replace function songs_search_text() returns trigger language plpgsql as $$
     begin
@@ -177,6 +200,7 @@ export async function down(db: Kysely<any>): Promise<void> {
       return null;
     end $$`.execute(db);
   await sql`update songs set search_text = song_search_text(id, title, album)`.execute(db);
+  await sql`drop function song_compact_text(text, text, text)`.execute(db);
   await sql`drop function search_compact(text)`.execute(db);
   await sql`drop function search_fold(text)`.execute(db);
 }

@@ -13,16 +13,20 @@ import { matchesTerm, relevanceTier, type SearchTerm } from './search-terms';
  * `OTHER_CANDIDATES` other matches from the trigram index, which is only consulted when a word of
  * the term has three characters or more (shorter words have no trigram: a one- or two-letter term
  * finds names starting with it, which is what someone typing it is after). Typos are looked for
- * only when the strict matches do not fill the answer: among `TYPO_CANDIDATES` names whose
- * trigrams are similar enough to the longest word (pg_trgm's word similarity of at least
- * `TYPO_SIMILARITY`), each then checked word by word (`search_typo_match`). A list with
+ * only when the strict matches do not fill the answer: among the `TYPO_CANDIDATES` texts most
+ * similar to the longest word (pg_trgm's word similarity, at least `typoSimilarity`, on the folded
+ * words: a song's title, album and artist names), each then checked word by word
+ * (`search_typo_match`), so a typo in a title is forgiven while another word names the artist. A list with
  * `sort=relevance` ranks every match; the finder trades that for a bounded cost.
  */
 const PREFIX_CANDIDATES = 200;
 const OTHER_CANDIDATES = 500;
 const TYPO_CANDIDATES = 200;
-/** One edit in a five-letter word leaves half its trigrams; two in nine leave 40%. */
-const TYPO_SIMILARITY = '0.3';
+/**
+ * The least word similarity of a candidate: one edit in a word of 5 to 8 letters keeps at least a
+ * third of its trigrams (0.3), two edits in a longer word a fifth (0.2).
+ */
+const typoSimilarity = (word: string) => (word.length >= 9 ? '0.2' : '0.3');
 
 export interface FoundAlbum {
   name: string;
@@ -36,6 +40,8 @@ interface Kind {
   from: RawBuilder<unknown>;
   /** The compact text the term's words are looked for in, on `r` (trigram-indexed). */
   compact: RawBuilder<string>;
+  /** The folded words typos are looked for in, on `r` (trigram-indexed). */
+  words: RawBuilder<string>;
   /** Only these rows (visibility), on `r`. */
   where: RawBuilder<boolean>;
   popularity: RawBuilder<number>;
@@ -78,14 +84,16 @@ async function typos(
   if (longest.length < 5) return [];
   return db.transaction().execute(async (trx) => {
     // For this transaction only, so no other query on the connection sees it.
-    await sql`select set_config('pg_trgm.word_similarity_threshold', ${TYPO_SIMILARITY}, true)`.execute(trx);
+    await sql`select set_config('pg_trgm.word_similarity_threshold', ${typoSimilarity(longest)}, true)`.execute(
+      trx,
+    );
     const { rows } = await sql<{ id: string }>`
       with candidates as materialized (
-        select r.id from ${kind.from} where ${kind.where} and ${longest} <% ${kind.compact}
-        limit ${TYPO_CANDIDATES}
+        select r.id from ${kind.from} where ${kind.where} and ${longest} <% ${kind.words}
+        order by word_similarity(${longest}, ${kind.words}) desc limit ${TYPO_CANDIDATES}
       )
       select r.id from ${kind.from} join candidates c on c.id = r.id
-      where search_typo_match(r.key, ${term.words}::text[]) and not (r.id::text = any(${found}::text[]))
+      where search_typo_match(${kind.words}, ${term.words}::text[]) and not (r.id::text = any(${found}::text[]))
       order by ${kind.popularity} desc, r.name, r.id
       limit ${limit}`.execute(trx);
     return rows.map((row) => row.id);
@@ -93,8 +101,9 @@ async function typos(
 }
 
 const SONGS: Kind = {
-  from: sql`(select id, title_key as key, title as name, search_text from songs) r`,
+  from: sql`(select id, title_key as key, title as name, search_text, search_words from songs) r`,
   compact: sql<string>`r.search_text`,
+  words: sql<string>`r.search_words`,
   where: sql<boolean>`true`,
   popularity: sql<number>`(select count(*) from playlist_songs ps where ps.song_id = r.id)`,
 };
@@ -106,6 +115,7 @@ export async function findSongIds(db: Db, term: SearchTerm, limit: number): Prom
 const ARTISTS: Kind = {
   from: sql`(select id, name_key as key, name from artists) r`,
   compact: sql<string>`replace(r.key, ' ', '')`,
+  words: sql<string>`r.key`,
   where: sql<boolean>`true`,
   popularity: sql<number>`(select count(*) from song_artists sa join playlist_songs ps on ps.song_id = sa.song_id
     where sa.artist_id = r.id)`,
@@ -120,6 +130,7 @@ function playlistsOf(viewerId: string | null): Kind {
   return {
     from: sql`(select id, name_key as key, name, is_public, user_id from playlists) r`,
     compact: sql<string>`replace(r.key, ' ', '')`,
+    words: sql<string>`r.key`,
     where: sql<boolean>`(r.is_public or r.user_id = ${viewerId}::uuid)`,
     popularity: sql<number>`(select count(*) from playlist_songs ps where ps.playlist_id = r.id)`,
   };
@@ -155,6 +166,7 @@ export async function findAlbums(db: Db, term: SearchTerm, limit: number): Promi
   const kind: Kind = {
     from: albumCandidates(albums, term),
     compact: sql<string>`r.compact`,
+    words: sql<string>`r.key`,
     where: sql<boolean>`true`,
     popularity: sql<number>`r.popularity`,
   };
@@ -165,7 +177,7 @@ export async function findAlbums(db: Db, term: SearchTerm, limit: number): Promi
       (select name from ${albums} n where n.id = a.id group by name order by count(*) desc, name limit 1) as name,
       array(
         select sa.artist_id from ${albums} m join song_artists sa on sa.song_id = m.song_id
-        where m.id = a.id group by sa.artist_id order by min(sa.position), sa.artist_id
+        where m.id = a.id group by sa.artist_id order by min(sa.position), sa.artist_id limit 1000
       )::text[] as artist_ids,
       count(*)::int as song_count
     from ${albums} a where a.id = any(${ids}::text[]) group by a.id`.execute(db);
@@ -189,7 +201,8 @@ function albumCandidates(albums: RawBuilder<unknown>, term: SearchTerm): RawBuil
     : sql``;
   const typo =
     longest.length >= 5
-      ? sql`or s.id in (select id from songs where ${longest} <% search_text limit ${TYPO_CANDIDATES})`
+      ? sql`or s.id in (select id from songs where ${longest} <% search_words
+          order by word_similarity(${longest}, search_words) desc limit ${TYPO_CANDIDATES})`
       : sql``;
   return sql`(
     select id, key, min(name) as name, min(compact) as compact,

@@ -630,6 +630,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find songs, artists, albums and playlists as you type
+         * @description New in 1.2: for a search box that shows results as the user types. Any signed-in caller (an API key needs `catalogue:read`; without `playlists:read` it finds public playlists only). Ask only for the kinds you show (`types`), and open the full list (`GET /songs?search=…&sort=relevance`) when the user presses Enter. A term without any letter or digit finds nothing.
+         *
+         *     The best few of each kind, best first: names that are the term, then names starting with it, then names with a word starting with it, then other matches (for songs: the album or an artist), each by popularity (playlists holding the song; for an artist, its songs), then name; then the matches with a typo. Playlists are the public ones and your own. A finder, not a list: no pages.
+         */
+        get: operations["search-find"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -1001,6 +1023,22 @@ export interface components {
             before: unknown;
             after: unknown;
         } | "changed";
+        /** @description The kinds asked for, each best first: not a list, so no pagination */
+        SearchResult: {
+            songs?: components["schemas"]["Song"][];
+            artists?: components["schemas"]["Artist"][];
+            albums?: components["schemas"]["Album"][];
+            playlists?: components["schemas"]["Playlist"][];
+        };
+        /** @description The songs sharing an album name (letter case and accents aside) and a first artist */
+        Album: {
+            /** @description As most of its songs spell it */
+            name: string;
+            /** @description Every artist of its songs, the first artist first (at most 1,000) */
+            artistIds: string[];
+            /** Format: int64 */
+            songCount: number;
+        };
         LoginRequest: {
             /**
              * Format: email
@@ -2782,12 +2820,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Case-insensitive substring of the name
+                 * @description Words to find in the name, in any order; letter case, accents, letter variants, punctuation and spacing do not count (`sigur ros` finds “Sigur Rós”).
                  * @example engine
                  */
                 search?: string;
                 /**
-                 * @description Comma-separated fields to order by, `-` for descending: name, createdAt (default: name). Ties are broken by id.
+                 * @description Comma-separated fields to order by, `-` for descending: name, createdAt (default: name). Ties are broken by id. Or, with `search`, `relevance` alone: names that are the term, then names starting with it, then names with a word starting with it, then the rest; within each, artists whose songs are in more playlists first, then by name and id.
                  * @example name
                  */
                 sort?: string;
@@ -3350,7 +3388,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Case-insensitive substring of the title, the album or an artist’s name
+                 * @description Words to find in the title, the album or an artist’s name, in any order. Letter case, accents and letter variants (é/e, ł/l, ø/o, æ/ae, œ/oe, ß/ss), full-width forms, punctuation and spacing between words do not count: `ac dc` and `acdc` find “AC/DC”, `beyonce` finds “Beyoncé”. A term without letters or digits is looked for as written.
                  * @example engine
                  */
                 search?: string;
@@ -3372,7 +3410,7 @@ export interface operations {
                  */
                 genre?: string;
                 /**
-                 * @description Comma-separated fields to order by, `-` for descending: title, album, releaseYear, duration, createdAt (default: title). Ties are broken by id. Songs without an album or a release year come last in ascending order and first in descending order.
+                 * @description Comma-separated fields to order by, `-` for descending: title, album, releaseYear, duration, createdAt (default: title). Ties are broken by id. Songs without an album or a release year come last in ascending order and first in descending order. Or, with `search`, `relevance` alone: titles that are the term first, then titles starting with it, then titles with a word starting with it, then the other matches (album, artists); within each, songs in more playlists first, then by title and id.
                  * @example -releaseYear,title
                  */
                 sort?: string;
@@ -4468,6 +4506,85 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description An unknown `targetType` or `action`, a `since` or `until` that is not an ISO 8601 date-time, or a `cursor` this list did not give out (`field` names the parameter) */
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "search-find": {
+        parameters: {
+            query: {
+                /**
+                 * @description What was typed so far, 1 to 100 characters. Words match in any order; the last may be the start of a word. Letter case, accents, letter variants, punctuation and spacing do not count; a word of 5 to 8 letters also matches with one typo, of 9 or more with two.
+                 * @example sigur ro
+                 */
+                q: string;
+                /**
+                 * @description Comma-separated kinds to find: songs, artists, albums, playlists (default: all of them)
+                 * @example songs,artists
+                 */
+                types?: string;
+                /**
+                 * @description At most this many of each kind, 1 to 20
+                 * @example 5
+                 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "songs": [
+                     *         {
+                     *           "id": "0192f0c1-7c3e-7a11-b3c4-5d6e7f809112",
+                     *           "title": "Hoppípolla",
+                     *           "album": "Takk...",
+                     *           "genre": "Post-rock",
+                     *           "duration": 268,
+                     *           "releaseYear": 2005,
+                     *           "artistIds": [
+                     *             "0192f0c1-7c3e-7a11-b3c4-5d6e7f809111"
+                     *           ],
+                     *           "createdAt": "2026-11-20T09:30:00Z",
+                     *           "updatedAt": "2026-11-20T09:30:00Z"
+                     *         }
+                     *       ],
+                     *       "artists": [
+                     *         {
+                     *           "id": "0192f0c1-7c3e-7a11-b3c4-5d6e7f809111",
+                     *           "name": "Sigur Rós",
+                     *           "bio": null,
+                     *           "userId": null,
+                     *           "createdAt": "2026-11-20T09:30:00Z",
+                     *           "updatedAt": "2026-11-20T09:30:00Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SearchResult"];
+                };
+            };
+            /** @description Malformed request: a query parameter is malformed or out of range (`page=0`, `limit=101`); `If-None-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Signed in, but not allowed (role or ownership); or an API key without the scope `catalogue:read` (`WWW-Authenticate` names it) */
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -50,7 +50,10 @@ export type SearchInput = z.infer<typeof searchInput>;
 export const albumSchema = z
   .object({
     name: z.string().min(1).max(200).meta({ description: 'As most of its songs spell it' }),
-    artistIds: z.array(z.uuid()).meta({ description: 'Every artist of its songs, the first artist first' }),
+    artistIds: z
+      .array(z.uuid())
+      .max(1000)
+      .meta({ description: 'Every artist of its songs, the first artist first (at most 1,000)' }),
     songCount: z.number().int().min(1),
   })
   .meta({
