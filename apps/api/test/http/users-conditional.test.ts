@@ -113,7 +113,7 @@ describe('user ids in any letter case', () => {
 });
 
 describe('GET /v1/users search and sort', () => {
-  it('finds by a substring of the username or email, in the order asked', async () => {
+  it('finds by the folded words of the username or email, in the order asked', async () => {
     const tag = `q${Date.now().toString(36)}`;
     const made: Array<{ id: string }> = [];
     for (const name of ['bb', 'aa', 'cc']) {
@@ -132,7 +132,8 @@ describe('GET /v1/users search and sort', () => {
     expect(await ids(`search=${tag}&sort=username`)).toEqual([aa.id, bb.id, cc.id]);
     expect(await ids(`search=${tag}&sort=-email`)).toEqual([cc.id, bb.id, aa.id]);
     expect(await ids(`search=aa-${tag}%40`)).toEqual([aa.id]);
-    expect(await ids(`search=${tag}%25`)).toEqual([]);
+    // Punctuation after a word is not a wildcard, and does not count: the same three.
+    expect(await ids(`search=${tag}%25`)).toEqual([bb.id, aa.id, cc.id]);
   });
 
   it('answers 400 to an unknown sort field or an over-long search', async () => {
