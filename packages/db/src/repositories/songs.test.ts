@@ -8,6 +8,7 @@ import { foldTerm } from './search-terms';
 import {
   findSongsWithArtists,
   insertSong,
+  SEARCH_TOTAL_BOUND,
   searchSongIds,
   setSongArtists,
   songSearchQuery,
@@ -83,6 +84,19 @@ describe(`song search on 100k songs (${process.env.TEST_DATABASE_URL ? 'PostgreS
     const [song] = await findSongsWithArtists(database.db, found.ids);
     expect(song?.title).toContain(search);
     expect(song?.artist_ids).toHaveLength(1);
+  });
+
+  it('bounds a huge search at SEARCH_TOTAL_BOUND matches, its pages exact in title order', async () => {
+    // Every seeded title holds the word "track": 100k matches.
+    const { rows: expected } = await sql<{ id: string }>`
+      select id from songs where title like 'Track %' order by title, id limit 20`.execute(database.db);
+    const first = await searchSongIds(database.db, { search: 'TRACK', limit: 20, offset: 0 });
+    expect(first.total).toBe(SEARCH_TOTAL_BOUND);
+    expect(first.ids).toEqual(expected.map((r) => r.id));
+    const last = await searchSongIds(database.db, { search: 'track', limit: 20, offset: SEARCH_TOTAL_BOUND - 5 });
+    expect(last.ids).toHaveLength(5);
+    const past = await searchSongIds(database.db, { search: 'track', limit: 20, offset: SEARCH_TOTAL_BOUND });
+    expect(past).toMatchObject({ ids: [], total: SEARCH_TOTAL_BOUND });
   });
 
   it('finds songs by an artist name through the same query', async () => {

@@ -135,6 +135,15 @@ export async function listSongIds(
 }
 
 /**
+ * How many matches a search counts at most. Counting means visiting every match (a common word
+ * matches a third of a large catalogue, and that visit is what a search costs), so beyond this a
+ * search answers this number as its `total`, and its list is the first this many matches in the
+ * order asked (pages past them are empty), as search engines bound theirs (Elasticsearch's
+ * default is the same 10,000). A client that needs every match pages by cursor.
+ */
+export const SEARCH_TOTAL_BOUND = 10_000;
+
+/**
  * A search's page and exact total from one statement and one index scan: the matches are
  * collected once (a materialized CTE, so the plan is a bitmap scan of the trigram index
  * whatever the term; a plain `ORDER BY title LIMIT` tempted the planner into walking the
@@ -146,7 +155,11 @@ export function songSearchQuery(db: Db, args: Omit<SongFilters, 'search'> & Song
   return db
     .with(
       (wb) => wb('matches').materialized(),
-      () => filteredSongs(db, args, term).select('songs.id').select(columns),
+      () =>
+        filteredSongs(db, args, term)
+          .select('songs.id')
+          .select(columns)
+          .limit(SEARCH_TOTAL_BOUND + 1),
     )
     .selectNoFrom((eb) => {
       let pageIds = eb.selectFrom('matches').select('matches.id');
@@ -179,10 +192,29 @@ export async function searchSongIds(
   db: Db,
   args: SongFilters & SongPageArgs & { search: string },
 ): Promise<{ version: string; ids: string[]; total: number }> {
-  const row = await songSearchQuery(db, args, await foldTerm(db, args.search))
+  const term = await foldTerm(db, args.search);
+  const row = await songSearchQuery(db, args, term)
     .select(sql<string>`(select version::text from catalogue_version)`.as('version'))
     .executeTakeFirstOrThrow();
-  return { version: row.version, ids: row.ids, total: Number(row.total ?? 0) };
+  const total = Number(row.total ?? 0);
+  if (total <= SEARCH_TOTAL_BOUND) return { version: row.version, ids: row.ids, total };
+  // More matches than the bound: the list is the first SEARCH_TOTAL_BOUND of them in its order,
+  // each page read through the order (the title index walks to it), never all matches at once.
+  const limit = Math.min(args.limit, SEARCH_TOTAL_BOUND - args.offset);
+  if (limit <= 0) return { version: row.version, ids: [], total: SEARCH_TOTAL_BOUND };
+  const ranked = args.sort?.some((key) => key.column === 'rank');
+  const source = ranked
+    ? db.selectFrom(
+        filteredSongs(db, args, term)
+          .select('songs.id')
+          .select(songOrderSelections(orderColumns(args.sort, BY_TITLE), term))
+          .as('songs'),
+      )
+    : filteredSongs(db, args, term);
+  let page = source.select('songs.id');
+  for (const [ref, direction] of orderTerms('songs', args.sort, BY_TITLE)) page = page.orderBy(ref, direction);
+  const rows = await page.limit(limit).offset(args.offset).execute();
+  return { version: row.version, ids: rows.map((r) => r.id), total: SEARCH_TOTAL_BOUND };
 }
 
 export async function insertSong(db: Db, song: NewSong): Promise<SongRow> {
