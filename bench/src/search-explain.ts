@@ -25,6 +25,9 @@ export interface Explained {
   statements: ExplainedStatement[];
 }
 
+/** How long one statement may run under EXPLAIN ANALYZE before its plan is read without running it. */
+const ANALYZE_TIMEOUT_MS = Number(process.env.BENCH_SEARCH_EXPLAIN_TIMEOUT_MS ?? 30_000);
+
 /** What the API runs for one request of the class, through the same repository functions. */
 async function runRequest(db: Db, requestClass: RequestClass, q: string, viewerId: string) {
   if (requestClass !== 'search') {
@@ -43,14 +46,18 @@ async function runRequest(db: Db, requestClass: RequestClass, q: string, viewerI
 /** The statements one request runs, in order (transaction control included). */
 async function capture(databaseUrl: string, requestClass: RequestClass, q: string, viewerId: string) {
   const statements: Statement[] = [];
+  // Bounded like the replay: a statement cancelled here is still captured (the log sees errors too).
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 1, statement_timeout: ANALYZE_TIMEOUT_MS });
   const db = new Kysely({
-    dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: databaseUrl, max: 1 }) }),
+    dialect: new PostgresDialect({ pool }),
     log: (event) => {
-      if (event.level === 'query') statements.push({ sql: event.query.sql, params: event.query.parameters });
+      statements.push({ sql: event.query.sql, params: event.query.parameters });
     },
   }) as unknown as Db;
   try {
     await runRequest(db, requestClass, q, viewerId);
+  } catch {
+    // The statements up to the one cancelled are what the replay explains.
   } finally {
     await db.destroy();
   }
@@ -72,9 +79,6 @@ function keyLines(plan: string[], totalMs: number): string[] {
   }
   return kept;
 }
-
-/** How long one statement may run under EXPLAIN ANALYZE before its plan is read without running it. */
-const ANALYZE_TIMEOUT_MS = Number(process.env.BENCH_SEARCH_EXPLAIN_TIMEOUT_MS ?? 30_000);
 
 /**
  * One statement's plan as it ran; a statement that runs longer than `ANALYZE_TIMEOUT_MS` is
