@@ -179,7 +179,7 @@ async function embeddedRun(dataDir: string, apiDist: string, children: ChildProc
     );
     seed = await seedSearchCatalogue(target, sizes);
     texts = await sampleTexts(target, sizes);
-    serverVersion = `PGlite (${(await target.query<{ v: string }>('show server_version'))[0]!.v})`;
+    serverVersion = `PGlite (${(await target.query<{ v: string }>("select current_setting('server_version') as v"))[0]!.v})`;
   } finally {
     await database.close();
   }
