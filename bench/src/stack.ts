@@ -56,7 +56,7 @@ export async function closeStack(stack: Stack): Promise<void> {
   rmSync(stack.dataDir, { recursive: true, force: true });
 }
 
-function start(name: string, args: string[], env: Record<string, string>, cwd: string) {
+export function start(name: string, args: string[], env: Record<string, string>, cwd: string) {
   // `node` itself is the server process (no wrapper), so its pid is the one /proc is read for.
   const extra =
     name === 'api' || name === 'api-pooled'
@@ -71,7 +71,7 @@ function start(name: string, args: string[], env: Record<string, string>, cwd: s
   return child;
 }
 
-async function waitFor(url: string, seconds = 30) {
+export async function waitFor(url: string, seconds = 30) {
   const until = Date.now() + seconds * 1000;
   while (Date.now() < until) {
     try {
