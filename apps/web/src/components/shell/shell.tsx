@@ -5,6 +5,7 @@ import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { type ReactNode, useState, useSyncExternalStore } from 'react';
 import { SessionProvider, useRoleChange } from '@/components/shell/session';
+import { SiteSearch } from '@/components/shell/site-search';
 import { Button, ErrorNotice, Loading } from '@/components/ui';
 import { type Role, trpc } from '@/lib/trpc';
 
@@ -76,6 +77,7 @@ export function Shell({ children }: { children: ReactNode }) {
         <Link href="/" className="brand">
           ♪ Music Catalogue
         </Link>
+        <SiteSearch />
         <button
           type="button"
           className="menu-toggle"

@@ -3,8 +3,20 @@
 import { type CSSProperties, type RefObject, useEffect, useId, useState } from 'react';
 import { HiddenLabel } from '.';
 
-/** One suggestion: `disabled` ones are listed (so their state is heard) but cannot be chosen. */
-export type ComboboxOption = { id: string; label: string; disabled?: boolean; note?: string };
+/**
+ * One suggestion: `disabled` ones are listed (so their state is heard) but cannot be chosen.
+ * `note` follows the label on its line; `detail` is a line of its own under it (what the option
+ * is), read as the option's description. Options with a `group` are listed under that group's
+ * name, in runs: give a group's options one after another.
+ */
+export type ComboboxOption = {
+  id: string;
+  label: string;
+  disabled?: boolean;
+  note?: string;
+  detail?: string;
+  group?: string;
+};
 
 // Inline, as the console's shared stylesheet has no rules for options yet; 28px clears WCAG's
 // 24px target size with room for the focus ring.
@@ -23,6 +35,18 @@ const ACTIVE: CSSProperties = {
   outlineOffset: -2,
 };
 const DISABLED: CSSProperties = { opacity: 0.55, cursor: 'not-allowed' };
+const WITH_DETAIL: CSSProperties = { flexDirection: 'column', alignItems: 'flex-start' };
+
+/** The options in runs of one group each (a run without a group is listed as it is). */
+function groupRuns(options: readonly ComboboxOption[]) {
+  const runs: Array<{ group: string | undefined; options: ComboboxOption[] }> = [];
+  for (const option of options) {
+    const last = runs.at(-1);
+    if (last && last.group === option.group) last.options.push(option);
+    else runs.push({ group: option.group, options: [option] });
+  }
+  return runs;
+}
 
 /**
  * A text box with a list of suggestions, after the WAI-ARIA APG combobox pattern (listbox popup,
@@ -30,7 +54,9 @@ const DISABLED: CSSProperties = { opacity: 0.55, cursor: 'not-allowed' };
  * the active option (wrapping, shown by aria-activedescendant), Enter chooses it, Escape closes
  * the list and a second Escape clears the text, Tab leaves as usual. A click or tap chooses too.
  * The suggestions come from the caller (`options`, empty while they load), with `status` saying
- * in words what the list cannot (searching, nothing found).
+ * in words what the list cannot (searching, nothing found). With `onSubmit`, Enter while no
+ * option is active hands it the text (a search's full results). Grouped options are listed
+ * under their group's visible name (`role="group"`), and Down and Up run on across groups.
  */
 export function Combobox({
   label,
@@ -43,6 +69,8 @@ export function Combobox({
   placeholder,
   maxLength,
   inputRef,
+  onSubmit,
+  className,
 }: {
   label: string;
   /** The list's own name; not `label`, so a search by that label finds the text box alone. */
@@ -55,6 +83,8 @@ export function Combobox({
   placeholder?: string;
   maxLength?: number;
   inputRef?: RefObject<HTMLInputElement | null>;
+  onSubmit?: (text: string) => void;
+  className?: string;
 }) {
   const id = useId();
   const listboxId = `${id}-listbox`;
@@ -91,8 +121,44 @@ export function Combobox({
     setActiveId(options[next]!.id);
   };
 
+  const renderOption = (option: ComboboxOption) => {
+    const isActive = option === active;
+    const detailId = option.detail ? `${optionId(option)}-detail` : undefined;
+    return (
+      // biome-ignore lint/a11y/useKeyWithClickEvents: the keys are the text box's (aria-activedescendant)
+      <div
+        key={option.id}
+        id={optionId(option)}
+        role="option"
+        tabIndex={-1}
+        aria-selected={isActive}
+        aria-disabled={option.disabled || undefined}
+        aria-describedby={detailId}
+        className="btn btn-ghost"
+        style={{
+          ...OPTION,
+          ...(option.detail ? WITH_DETAIL : {}),
+          ...(isActive ? ACTIVE : {}),
+          ...(option.disabled ? DISABLED : {}),
+        }}
+        onClick={() => choose(option)}
+      >
+        {/* Names are anyone's text: <bdi> keeps a right-to-left one from reordering what follows. */}
+        <span>
+          <bdi>{option.label}</bdi>
+          {option.note && <span className="muted"> {option.note}</span>}
+        </span>
+        {option.detail && (
+          <span id={detailId} className="muted option-detail">
+            {option.detail}
+          </span>
+        )}
+      </div>
+    );
+  };
+
   return (
-    <div className="combobox">
+    <div className={className ? `combobox ${className}` : 'combobox'}>
       <HiddenLabel htmlFor={id}>{label}</HiddenLabel>
       <input
         ref={inputRef}
@@ -126,6 +192,10 @@ export function Combobox({
             if (text.trim() === '' && !active) return;
             e.preventDefault();
             if (active) choose(active);
+            else if (onSubmit && text.trim() !== '') {
+              close();
+              onSubmit(text.trim());
+            }
           } else if (e.key === 'Escape') {
             if (popup) close();
             else if (text !== '') onTextChange('');
@@ -145,26 +215,21 @@ export function Combobox({
         // Keeps the focus in the text box when an option is pressed (mouse, and touch's mousedown).
         onMouseDown={(e) => e.preventDefault()}
       >
-        {options.map((option) => {
-          const isActive = option === active;
-          return (
-            // biome-ignore lint/a11y/useKeyWithClickEvents: the keys are the text box's (aria-activedescendant)
-            <div
-              key={option.id}
-              id={optionId(option)}
-              role="option"
-              tabIndex={-1}
-              aria-selected={isActive}
-              aria-disabled={option.disabled || undefined}
-              className="btn btn-ghost"
-              style={{ ...OPTION, ...(isActive ? ACTIVE : {}), ...(option.disabled ? DISABLED : {}) }}
-              onClick={() => choose(option)}
-            >
-              {option.label}
-              {option.note && <span className="muted"> {option.note}</span>}
+        {groupRuns(options).map((run, i) =>
+          run.group === undefined ? (
+            run.options.map(renderOption)
+          ) : (
+            // The APG's grouped listbox: the group is named by its visible heading. A <fieldset>
+            // has no place in a listbox.
+            // biome-ignore lint/a11y/useSemanticElements: a listbox holds options and groups of them only
+            <div key={run.options[0]!.id} role="group" aria-labelledby={`${id}-group-${i}`}>
+              <div role="presentation" id={`${id}-group-${i}`} className="matches-group">
+                {run.group}
+              </div>
+              {run.options.map(renderOption)}
             </div>
-          );
-        })}
+          ),
+        )}
       </div>
       <p role="status" className={popup && !expanded ? 'muted' : 'sr-only'}>
         {popup ? status : ''}

@@ -4,6 +4,7 @@ import { listSongsInput } from '@music/api-router/schemas';
 import Link from 'next/link';
 import { Suspense, useMemo, useState } from 'react';
 import { useAddToPlaylist } from '@/app/(console)/songs/_components/add-to-playlist';
+import { DidYouMean } from '@/app/(console)/songs/_components/did-you-mean';
 import { GenreFilter } from '@/app/(console)/songs/_components/genre-filter';
 import { useSongAccess } from '@/app/(console)/songs/_components/song-access';
 import { SongForm } from '@/app/(console)/songs/_components/song-form';
@@ -15,12 +16,32 @@ import { useConfirmDelete } from '@/components/ui/confirm-delete';
 import { Dialog } from '@/components/ui/dialog';
 import { PageTitle } from '@/components/ui/page-title';
 import { PAGE_SIZES, PagedTable, urlPaging } from '@/components/ui/paged-table';
+import { type SortChoice, SortMenu } from '@/components/ui/sort-menu';
+import { RELEVANCE } from '@/lib/site-search';
 import { type Role, type Song, trpc } from '@/lib/trpc';
 import { param, useUrlState, useUrlText } from '@/lib/url-state';
 
 /** Whether a value is one the songs.list procedure takes for `field`: its own schema decides. */
 const takes = (field: 'search' | 'genre' | 'artistId' | 'sort') => (value: string) =>
   listSongsInput.shape[field].safeParse(value).success;
+
+/** The default order, and the one a list leaves `relevance` for when its search is emptied. */
+const BY_TITLE = 'title';
+
+/** The orders of the sort menu; with a search, "Best match" (`relevance`) comes first. */
+const ORDERS: SortChoice[] = [
+  { value: 'title', label: 'Title, A to Z' },
+  { value: '-title', label: 'Title, Z to A' },
+  { value: 'album', label: 'Album, A to Z' },
+  { value: '-album', label: 'Album, Z to A' },
+  { value: 'duration', label: 'Shortest first' },
+  { value: '-duration', label: 'Longest first' },
+  { value: '-releaseYear', label: 'Newest release first' },
+  { value: 'releaseYear', label: 'Oldest release first' },
+  { value: '-createdAt', label: 'Newest added first' },
+  { value: 'createdAt', label: 'Oldest added first' },
+];
+const SEARCH_ORDERS: SortChoice[] = [{ value: RELEVANCE, label: 'Best match' }, ...ORDERS];
 
 /**
  * The list's view in the address: /songs?search=…&genre=…&artist=…&sort=…&page=…&limit=…&tab=…
@@ -31,7 +52,7 @@ function songsQuery(role: Role) {
     search: param.text({ valid: takes('search') }),
     genre: param.text({ valid: takes('genre') }),
     artist: param.text({ valid: takes('artistId') }),
-    sort: param.text({ fallback: 'title', valid: takes('sort') }),
+    sort: param.text({ fallback: BY_TITLE, valid: takes('sort') }),
     page: param.integer({ fallback: 1 }),
     limit: param.oneOf(PAGE_SIZES, 20),
     tab: param.oneOf(['mine', 'all'], role === 'artist' ? 'mine' : 'all'),
@@ -53,7 +74,18 @@ function Songs() {
   const schema = useMemo(() => songsQuery(me.role), [me.role]);
   const [view, update] = useUrlState(schema);
   // Typing is one step of history (replace); a page, a sort, a tab or an artist is a step of its own.
-  const search = useUrlText(view.search, (text) => update({ search: text, page: 1 }, 'replace'), 250);
+  // Best match ranks a search's matches: without a search (emptied, or a hand-edited address)
+  // the list is by title, as the API takes `relevance` only with a search.
+  const sort = view.sort === RELEVANCE && !view.search ? BY_TITLE : view.sort;
+  const search = useUrlText(
+    view.search,
+    (text) =>
+      update(
+        { search: text, page: 1, ...(!text && view.sort === RELEVANCE ? { sort: BY_TITLE } : {}) },
+        'replace',
+      ),
+    250,
+  );
   const [editing, setEditing] = useState<Song | 'new' | null>(null);
   const scope = me.role === 'artist' ? view.tab : 'all';
   const mineId = scope === 'mine' ? access.ownArtists[0]?.id : undefined;
@@ -63,7 +95,7 @@ function Songs() {
     {
       page: view.page,
       limit: view.limit,
-      sort: view.sort,
+      sort,
       ...(view.search ? { search: view.search } : {}),
       ...(view.genre ? { genre: view.genre } : {}),
       ...(artistId ? { artistId } : {}),
@@ -88,6 +120,8 @@ function Songs() {
   const noOwnArtist = me.role === 'artist' && !access.ownPending && access.ownArtists.length === 0;
   const heading = scope === 'mine' ? 'My songs' : 'Songs';
   const filtered = view.search || view.genre || artistId;
+  // A search alone that found nothing may hold a typo the finder forgives.
+  const searchOnly = view.search !== '' && !view.genre && !artistId;
 
   return (
     <>
@@ -129,13 +163,27 @@ function Songs() {
             onChange={(ids) => update({ artist: ids[0] ?? '', page: 1 })}
           />
         )}
+        <SortMenu
+          value={sort}
+          choices={view.search ? SEARCH_ORDERS : ORDERS}
+          onChange={(next) => update({ sort: next, page: 1 })}
+        />
       </div>
       {waitingForOwn ? (
         <Loading />
       ) : (
         <PagedTable
           query={list}
-          empty={filtered ? 'No songs match these filters.' : 'No songs yet.'}
+          empty={
+            filtered ? (
+              <>
+                No songs match these filters.
+                {searchOnly && <DidYouMean search={view.search} />}
+              </>
+            ) : (
+              'No songs yet.'
+            )
+          }
           columns={[
             { label: 'Title', sort: 'title' },
             'Artists',
@@ -146,7 +194,7 @@ function Songs() {
             { label: 'Added', sort: 'createdAt' },
             '',
           ]}
-          sorting={{ value: view.sort, onSort: (sort) => update({ sort, page: 1 }) }}
+          sorting={{ value: sort, onSort: (next) => update({ sort: next, page: 1 }) }}
           row={(song) => (
             <>
               <td data-label="Title">
