@@ -56,9 +56,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     $$`.execute(db);
 
   await sql`alter table songs add column title_key text collate "C", add column album_key text collate "C",
-    add column search_words text collate "C"`.execute(
-    db,
-  );
+    add column search_words text collate "C"`.execute(db);
   await sql`alter table artists add column name_key text collate "C" generated always as (search_fold(name)) stored`.execute(
     db,
   );
@@ -118,7 +116,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     end $$`.execute(db);
   // Through the trigger: every song's keys and search text, folded.
   await sql`update songs set title = title`.execute(db);
-  await sql`alter table songs alter column title_key set not null, alter column search_words set not null`.execute(db);
+  await sql`alter table songs alter column title_key set not null, alter column search_words set not null`.execute(
+    db,
+  );
 
   // Exact and prefix matches (and their order) from b-trees; substrings from trigrams.
   // The keys are compared byte by byte (collation "C"), so one b-tree serves equality, prefixes
@@ -133,9 +133,13 @@ export async function up(db: Kysely<any>): Promise<void> {
     using gin (replace(name_key, ' ', '') gin_trgm_ops)`.execute(db);
   // Typos: candidates by trigram similarity to a word, on the folded words (not the compact text,
   // where a word inside another loses the trigrams of its edges).
-  await sql`create index songs_search_words_trgm_idx on songs using gin (search_words gin_trgm_ops)`.execute(db);
+  await sql`create index songs_search_words_trgm_idx on songs using gin (search_words gin_trgm_ops)`.execute(
+    db,
+  );
   await sql`create index artists_name_key_trgm_idx on artists using gin (name_key gin_trgm_ops)`.execute(db);
-  await sql`create index playlists_name_key_trgm_idx on playlists using gin (name_key gin_trgm_ops)`.execute(db);
+  await sql`create index playlists_name_key_trgm_idx on playlists using gin (name_key gin_trgm_ops)`.execute(
+    db,
+  );
   // Superseded by the compact index above.
   await sql`drop index artists_name_trgm_idx`.execute(db);
 
@@ -173,7 +177,9 @@ export async function down(db: Kysely<any>): Promise<void> {
   await sql`drop index artists_name_compact_trgm_idx`.execute(db);
   await sql`alter table playlists drop column name_key`.execute(db);
   await sql`alter table artists drop column name_key`.execute(db);
-  await sql`alter table songs drop column title_key, drop column album_key, drop column search_words`.execute(db);
+  await sql`alter table songs drop column title_key, drop column album_key, drop column search_words`.execute(
+    db,
+  );
   await sql`
     create or replace function artists_search_text() returns trigger language plpgsql as $$
     begin
