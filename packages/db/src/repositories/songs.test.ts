@@ -93,7 +93,11 @@ describe(`song search on 100k songs (${process.env.TEST_DATABASE_URL ? 'PostgreS
     const first = await searchSongIds(database.db, { search: 'TRACK', limit: 20, offset: 0 });
     expect(first.total).toBe(SEARCH_TOTAL_BOUND);
     expect(first.ids).toEqual(expected.map((r) => r.id));
-    const last = await searchSongIds(database.db, { search: 'track', limit: 20, offset: SEARCH_TOTAL_BOUND - 5 });
+    const last = await searchSongIds(database.db, {
+      search: 'track',
+      limit: 20,
+      offset: SEARCH_TOTAL_BOUND - 5,
+    });
     expect(last.ids).toHaveLength(5);
     const past = await searchSongIds(database.db, { search: 'track', limit: 20, offset: SEARCH_TOTAL_BOUND });
     expect(past).toMatchObject({ ids: [], total: SEARCH_TOTAL_BOUND });

@@ -212,7 +212,8 @@ export async function searchSongIds(
       )
     : filteredSongs(db, args, term);
   let page = source.select('songs.id');
-  for (const [ref, direction] of orderTerms('songs', args.sort, BY_TITLE)) page = page.orderBy(ref, direction);
+  for (const [ref, direction] of orderTerms('songs', args.sort, BY_TITLE))
+    page = page.orderBy(ref, direction);
   const rows = await page.limit(limit).offset(args.offset).execute();
   return { version: row.version, ids: rows.map((r) => r.id), total: SEARCH_TOTAL_BOUND };
 }

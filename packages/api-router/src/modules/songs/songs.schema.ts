@@ -129,8 +129,8 @@ export const listSongsInput = z
           'accents and letter variants (é/e, ł/l, ø/o, æ/ae, œ/oe, ß/ss), full-width forms, ' +
           'punctuation and spacing between words do not count: `ac dc` and `acdc` find “AC/DC”, ' +
           '`beyonce` finds “Beyoncé”. A term without letters or digits is looked for as written. ' +
-        'A search counts at most 10,000 matches: beyond that, `total` is 10,000 and the pages hold ' +
-        'the first 10,000 matches in the order asked (cursor pages go on through every match).',
+          'A search counts at most 10,000 matches: beyond that, `total` is 10,000 and the pages hold ' +
+          'the first 10,000 matches in the order asked (cursor pages go on through every match).',
       }),
     artistId: uuidField().optional().meta({ description: 'Only songs of this artist' }),
     ids: idsFilter('song', MAX_SONG_IDS, {
