@@ -1,6 +1,6 @@
 // The search bench's catalogue: deterministic rows (a seeded random stream per table) with the
 // text search has to fold: accents, letter variants, punctuation, non-Latin scripts.
-import { WORDS } from './seed';
+import { GENRES, WORDS } from './seed';
 
 /** Words titles draw from now and then, each a case the folding has to get right. */
 export const SPECIAL_WORDS = [
@@ -52,20 +52,7 @@ const LAST_NAMES = (
   'Nakamura Okafor Petrov Quiroga Rossi Schmidt Tanaka Usman Varga Weber Xu Yamamoto Zielinski Núñez ' +
   'Ødegaard Sánchez Gómez Ångström Lefèvre Dvořáková Łukasiewicz Østergaard Öztürk'
 ).split(' ');
-export const GENRES = [
-  'rock',
-  'pop',
-  'jazz',
-  'blues',
-  'folk',
-  'soul',
-  'funk',
-  'metal',
-  'punk',
-  'electronic',
-  'hip-hop',
-  'classical',
-];
+
 
 /** A small, fast, seedable random stream (mulberry32): the same seed gives the same catalogue. */
 export function randomStream(seed: number): () => number {

@@ -27,7 +27,7 @@ export const WORDS = (
   'never always sometimes maybe nothing everything somebody nobody everybody paradise heaven'
 ).split(' ');
 
-const GENRES = [
+export const GENRES = [
   'rock',
   'pop',
   'jazz',
