@@ -2,7 +2,7 @@ import { isStalePlan } from './driver/prepared';
 
 /** Classifies driver errors (pg and PGlite both carry PostgreSQL's SQLSTATE in `code`). */
 
-function codeOf(error: unknown): string | undefined {
+export function codeOf(error: unknown): string | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
   const code = (error as { code?: unknown }).code;
   return typeof code === 'string' ? code : undefined;

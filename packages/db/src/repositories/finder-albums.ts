@@ -7,7 +7,7 @@ import {
   PREFIX_CANDIDATES,
   prefixPattern,
   TYPO_CANDIDATES,
-  typoSimilarity,
+  withTypoSettings,
 } from './finder-bounds';
 import { matchesTerm, relevanceTier, type SearchTerm } from './search-terms';
 
@@ -52,12 +52,8 @@ export async function findAlbums(db: Db, term: SearchTerm, limit: number): Promi
   );
   const longest = longestWord(term);
   if (strict.length >= limit || longest.length < 5) return strict.map(({ album }) => album);
-  const typos = await db.transaction().execute(async (trx) => {
-    // For this transaction only, so no other query on the connection sees it.
-    await sql`select set_config('pg_trgm.word_similarity_threshold', ${typoSimilarity(longest)}, true)`.execute(
-      trx,
-    );
-    return albumsAmong(
+  const typos = await withTypoSettings(db, longest, [], (trx) =>
+    albumsAmong(
       trx,
       sql`select id from songs where ${longest} <% search_words
         order by word_similarity(${longest}, search_words) desc limit ${TYPO_CANDIDATES}`,
@@ -65,8 +61,8 @@ export async function findAlbums(db: Db, term: SearchTerm, limit: number): Promi
       term,
       limit - strict.length,
       strict.map(({ id }) => id),
-    );
-  });
+    ),
+  );
   return [...strict, ...typos].map(({ album }) => album);
 }
 

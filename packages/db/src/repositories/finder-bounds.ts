@@ -1,3 +1,6 @@
+import { sql } from 'kysely';
+import { codeOf } from '../errors';
+import type { Db } from '../schema';
 import type { SearchTerm } from './search-terms';
 
 /**
@@ -34,3 +37,34 @@ export const longestWord = (term: SearchTerm) =>
 
 /** `LIKE` pattern: names starting with the folded term. */
 export const prefixPattern = (term: SearchTerm) => `${term.key.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * How long one typo search may run (ms). At a million songs a word similar to many texts can take
+ * seconds to rank; past the budget PostgreSQL cancels it and the answer has no typo matches (the
+ * strict ones stand), so a finder request costs at most this much more. (The embedded database
+ * has no statement timeout: its catalogues are small.)
+ */
+export const TYPO_BUDGET_MS = 500;
+
+/**
+ * Runs a typo search in a transaction of its own, with the similarity threshold for `word` and the
+ * time budget set for that transaction only (so nothing else on the connection sees them, behind a
+ * transaction-mode pooler too); a search the budget cancels finds `none`.
+ */
+export async function withTypoSettings<T>(
+  db: Db,
+  word: string,
+  none: T,
+  work: (trx: Db) => Promise<T>,
+): Promise<T> {
+  try {
+    return await db.transaction().execute(async (trx) => {
+      await sql`select set_config('pg_trgm.word_similarity_threshold', ${typoSimilarity(word)}, true),
+        set_config('statement_timeout', ${`${TYPO_BUDGET_MS}ms`}, true)`.execute(trx);
+      return work(trx);
+    });
+  } catch (error) {
+    if (codeOf(error) === '57014') return none;
+    throw error;
+  }
+}

@@ -10,7 +10,7 @@ import {
   PREFIX_CANDIDATES,
   prefixPattern,
   TYPO_CANDIDATES,
-  typoSimilarity,
+  withTypoSettings,
 } from './finder-bounds';
 import { matchesTerm, relevanceTier, type SearchTerm } from './search-terms';
 
@@ -58,13 +58,9 @@ async function typos(
   limit: number,
   found: string[],
 ): Promise<string[]> {
-  const longest = term.words.reduce((a, b) => (b.length > a.length ? b : a), '');
+  const longest = longestWord(term);
   if (longest.length < 5) return [];
-  return db.transaction().execute(async (trx) => {
-    // For this transaction only, so no other query on the connection sees it.
-    await sql`select set_config('pg_trgm.word_similarity_threshold', ${typoSimilarity(longest)}, true)`.execute(
-      trx,
-    );
+  return withTypoSettings(db, longest, [], async (trx) => {
     const { rows } = await sql<{ id: string }>`
       with candidates as materialized (
         select r.id from ${kind.from} where ${kind.where} and ${longest} <% ${kind.words}
