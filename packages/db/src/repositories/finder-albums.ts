@@ -17,8 +17,11 @@ export interface FoundAlbum {
   song_count: number;
 }
 
-/** How many albums (folded name and first artist) one search ranks at most. */
-const ALBUM_CANDIDATES = 500;
+/**
+ * How many albums (folded name and first artist) one search ranks at most: the best by name
+ * first (exact, prefix, word prefix, other), since each costs a read of all its songs.
+ */
+const ALBUM_CANDIDATES = 100;
 
 /** A song's first artist (lowest position), or null: what tells two albums of one name apart. */
 const firstArtist = (song: RawBuilder<unknown>) =>
@@ -81,9 +84,12 @@ async function albumsAmong(
   const { rows } = await sql<FoundAlbum & { id: string }>`
     with candidates as materialized (${candidates}),
     pairs as materialized (
-      select distinct s.album_key as key, ${firstArtist(sql`s.id`)} as first
-      from candidates c join songs s on s.id = c.id
-      where s.album_key <> '' and ${check(sql`s.album_key`)}
+      select key, first from (
+        select distinct s.album_key as key, ${firstArtist(sql`s.id`)} as first
+        from candidates c join songs s on s.id = c.id
+        where s.album_key <> '' and ${check(sql`s.album_key`)}
+      ) p
+      order by ${relevanceTier(sql.ref('p.key'), term)}, p.key
       limit ${ALBUM_CANDIDATES}
     ),
     members as materialized (
