@@ -53,7 +53,6 @@ const LAST_NAMES = (
   'Ødegaard Sánchez Gómez Ångström Lefèvre Dvořáková Łukasiewicz Østergaard Öztürk'
 ).split(' ');
 
-
 /** A small, fast, seedable random stream (mulberry32): the same seed gives the same catalogue. */
 export function randomStream(seed: number): () => number {
   let a = seed >>> 0;
