@@ -6,3 +6,8 @@
 export function likeContains(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
+
+/** A LIKE pattern matching text that starts with `text`, taken literally (as `likeContains`). */
+export function likePrefix(text: string): string {
+  return likeContains(text).slice(1);
+}

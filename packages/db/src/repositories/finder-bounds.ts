@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { codeOf } from '../errors';
+import { likePrefix } from '../like';
 import type { Db } from '../schema';
 import type { SearchTerm } from './search-terms';
 
@@ -36,7 +37,7 @@ export const longestWord = (term: SearchTerm) =>
   term.words.reduce((a, b) => (b.length > a.length ? b : a), '');
 
 /** `LIKE` pattern: names starting with the folded term. */
-export const prefixPattern = (term: SearchTerm) => `${term.key.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+export const prefixPattern = (term: SearchTerm) => likePrefix(term.key);
 
 /**
  * How long one typo search may run (ms). At a million songs a word similar to many texts can take

@@ -1,5 +1,5 @@
 import { type Expression, type RawBuilder, sql } from 'kysely';
-import { likeContains } from '../like';
+import { likeContains, likePrefix } from '../like';
 import type { Db } from '../schema';
 
 /**
@@ -70,10 +70,10 @@ export function matchesTerm(
 export function relevanceTier(key: Expression<string | null>, term: SearchTerm): RawBuilder<number> {
   if (term.words.length === 0) return sql<number>`3`;
   const compact = term.words.join('');
-  const prefix = likeContains(term.key).slice(1);
+  const prefix = likePrefix(term.key);
   return sql<number>`(case
     when ${key} = ${term.key} or replace(${key}, ' ', '') = ${compact} then 0
-    when ${key} like ${prefix} or replace(${key}, ' ', '') like ${likeContains(compact).slice(1)} then 1
+    when ${key} like ${prefix} or replace(${key}, ' ', '') like ${likePrefix(compact)} then 1
     when ' ' || ${key} like ${`% ${prefix}`} then 2
     else 3 end)`;
 }
