@@ -116,6 +116,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     end $$`.execute(db);
   // Through the trigger: every song's keys and search text, folded.
   await sql`update songs set title = title`.execute(db);
+  // The catalogue-version triggers are deferred to the commit: their events for the rows just
+  // rewritten would otherwise stop the table changes below ("pending trigger events") on any
+  // database that holds songs. (Added after this migration landed: it could only have run on an
+  // empty catalogue, where it does the same with or without this.)
+  await sql`set constraints all immediate`.execute(db);
   await sql`alter table songs alter column title_key set not null, alter column search_words set not null`.execute(
     db,
   );
