@@ -3,6 +3,7 @@ import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../testing/index';
 import { MigrationMismatchError, migrateToLatest, type ReleaseMigration } from './migrate';
+import { migrations } from './migrations';
 
 const opened: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -108,5 +109,71 @@ describe(`migrations (${process.env.TEST_DATABASE_URL ? 'PostgreSQL server' : 'e
     expect(error.message).toMatch(/lacks \d+ migration\(s\) of this release .*pnpm migrate/);
     await database.migrate();
     expect(await database.checkMigrations()).toEqual({ applied: [], ahead: [] });
+  });
+
+  it('upgrades a database that holds a catalogue: the search migrations fold what is there', async () => {
+    const { direct } = await emptyDatabase();
+    const db = direct();
+    const before = Object.fromEntries(Object.entries(migrations).filter(([name]) => name < '2026-11-28'));
+    await migrateToLatest(db, before);
+    const artist = '018f0000-0000-7000-8000-00000000000a';
+    const second = '018f0000-0000-7000-8000-00000000000b';
+    const song = '018f0000-0000-7000-8000-000000000001';
+    await sql`insert into artists (id, name) values (${artist}, 'Sigur Rós'), (${second}, 'Amiina')`.execute(
+      db,
+    );
+    await sql`insert into songs (id, title, album, duration) values (${song}, 'Hoppípolla', 'Takk…', 268)`.execute(
+      db,
+    );
+    await sql`insert into song_artists (song_id, artist_id, position) values (${song}, ${second}, 1), (${song}, ${artist}, 0)`.execute(
+      db,
+    );
+
+    expect((await migrateToLatest(db)).applied).toEqual(
+      Object.keys(migrations).filter((name) => name >= '2026-11-28'),
+    );
+    const { rows } = await sql<Record<string, string>>`
+      select title_key, album_key, search_words, album_artist_id::text as first from songs`.execute(db);
+    expect(rows).toEqual([
+      {
+        title_key: 'hoppipolla',
+        album_key: 'takk',
+        search_words: 'hoppipolla takk amiina sigur ros',
+        first: artist,
+      },
+    ]);
+    const vocabulary = await sql<{ word: string }>`select word from search_vocabulary order by word`.execute(
+      db,
+    );
+    expect(vocabulary.rows.map((r) => r.word)).toEqual(['amiina', 'hoppipolla', 'ros', 'sigur', 'takk']);
+    const starts = await sql<{ kind: string; start: string }>`select kind, start from search_starts`.execute(
+      db,
+    );
+    expect(starts.rows).toEqual([{ kind: 'a', start: 'ros' }]);
+  });
+
+  it('keeps the word starts of names current through inserts, renames and deletes', async () => {
+    const { direct } = await emptyDatabase();
+    const db = direct();
+    await migrateToLatest(db);
+    const starts = async () =>
+      (
+        await sql<{
+          s: string;
+        }>`select kind::text || ':' || start as s from search_starts order by 1`.execute(db)
+      ).rows.map((r) => r.s);
+    const song = '018f0000-0000-7000-8000-000000000001';
+    const other = '018f0000-0000-7000-8000-000000000002';
+    const artist = '018f0000-0000-7000-8000-00000000000a';
+    await sql`insert into songs (id, title, album, duration) values
+      (${song}, 'Endless Love', 'Greatest Hits', 200), (${other}, 'Solo', null, 100)`.execute(db);
+    await sql`insert into artists (id, name) values (${artist}, 'Sigur Rós')`.execute(db);
+    expect(await starts()).toEqual(['a:ros', 'l:hits', 't:love']);
+    await sql`update songs set title = 'Endless Love Song', genre = 'Pop' where id = ${song}`.execute(db);
+    await sql`update songs set genre = 'Jazz'`.execute(db);
+    await sql`update artists set name = 'Sigur'`.execute(db);
+    expect(await starts()).toEqual(['l:hits', 't:love song', 't:song']);
+    await sql`delete from songs where id = ${song}`.execute(db);
+    expect(await starts()).toEqual([]);
   });
 });

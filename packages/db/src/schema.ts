@@ -155,6 +155,23 @@ export interface SongsTable {
   album_key: ColumnType<string | null, never, never>;
   /** The folded title, album and artist names, with their spaces (typo-tolerant matching). */
   search_words: ColumnType<string, never, never>;
+  /** The first artist (lowest link position), kept by the link trigger: with `album_key`, an album. */
+  album_artist_id: ColumnType<string | null, never, never>;
+}
+
+/** Every folded word of the catalogue's names, once (typos are corrected against it). */
+export interface SearchVocabularyTable {
+  word: string;
+}
+
+/**
+ * Where each word but the first of a folded name starts, and the rest of the name from there (cut
+ * at 64 characters): `t` song titles, `l` albums (both by song id), `a` artists, `p` playlists.
+ */
+export interface SearchStartsTable {
+  kind: 't' | 'l' | 'a' | 'p';
+  start: string;
+  id: string;
 }
 
 export interface SongArtistsTable {
@@ -237,6 +254,8 @@ export interface Database {
   playlists: PlaylistsTable;
   playlist_songs: PlaylistSongsTable;
   audit_events: AuditEventsTable;
+  search_vocabulary: SearchVocabularyTable;
+  search_starts: SearchStartsTable;
 }
 
 /** The database handle every repository takes first (a transaction is one too). */
@@ -248,7 +267,13 @@ export type UserUpdate = Updateable<UsersTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 /** Search-only columns: folded text the database keeps, never part of a record. */
-type SearchColumns = 'search_text' | 'search_words' | 'title_key' | 'album_key' | 'name_key';
+type SearchColumns =
+  | 'search_text'
+  | 'search_words'
+  | 'title_key'
+  | 'album_key'
+  | 'name_key'
+  | 'album_artist_id';
 export type ArtistRow = Omit<Selectable<ArtistsTable>, SearchColumns>;
 /** A song's own columns, as every song read returns them. */
 export type SongRow = Omit<Selectable<SongsTable>, SearchColumns>;

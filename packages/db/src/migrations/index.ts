@@ -11,6 +11,7 @@ import * as attemptWindowsAndPasswordResets from './2026-11-26T10-00-attempt-win
 import * as apiKeys from './2026-11-27T10-00-api-keys';
 import * as auditEvents from './2026-11-27T11-00-audit-events';
 import * as searchFolding from './2026-11-28T10-00-search-folding';
+import * as searchScale from './2026-11-29T10-00-search-scale';
 
 /**
  * A migration, and whether it is additive: it only adds (tables, nullable or defaulted columns,
@@ -40,4 +41,5 @@ export const migrations: Record<string, ReleaseMigration> = {
   '2026-11-27T10-00-api-keys': apiKeys,
   '2026-11-27T11-00-audit-events': auditEvents,
   '2026-11-28T10-00-search-folding': searchFolding,
+  '2026-11-29T10-00-search-scale': searchScale,
 };
