@@ -57,9 +57,22 @@ export function matchesTerm(
     )})`;
   }
   return sql<boolean>`(${sql.join(
-    term.words.map((word) => sql`${compact} like ${likeContains(word)}`),
+    searchedRuns(term).map((word) => sql`${compact} like ${likeContains(word)}`),
     sql` and `,
   )})`;
+}
+
+/**
+ * The runs of characters a term's matches must hold: each word, in any order; but a term made
+ * only of words of one or two characters ("ac/dc", "a-ha", "u 2") is one run, its words run
+ * together ("acdc"). Single letters found anywhere, apart, would match almost everything, and
+ * a run of three or more is what a trigram index can find; what such a term found before folding
+ * (the text itself, in one piece) is still found.
+ */
+export function searchedRuns(term: SearchTerm): string[] {
+  return term.words.length > 1 && term.words.every((word) => word.length < 3)
+    ? [term.words.join('')]
+    : term.words;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { likePrefix } from '../like';
 import type { Db, SongRow, SongsTable } from '../schema';
 import { statement } from '../sql';
 import { type OrderKey, orderColumns, orderTerms } from './order';
@@ -137,38 +138,58 @@ export async function listSongIds(
 /**
  * How many matches a search counts at most. Counting means visiting every match (a common word
  * matches a third of a large catalogue, and that visit is what a search costs), so beyond this a
- * search answers this number as its `total`, and its list is the first this many matches in the
- * order asked (pages past them are empty), as search engines bound theirs (Elasticsearch's
- * default is the same 10,000). A client that needs every match pages by cursor.
+ * search answers this number as its `total`, and its list holds at most this many songs (pages
+ * past them are empty), as GitHub's search API bounds its results at the same 1,000. In title
+ * order (or any column's) they are the first of all matches in that order; by relevance, the best
+ * ranked of every title equal to or starting with the term and the first other matches found, up
+ * to this many of each. A client that needs every match pages by cursor.
  */
-export const SEARCH_TOTAL_BOUND = 10_000;
+export const SEARCH_TOTAL_BOUND = 1_000;
 
 /**
- * A search's page and exact total from one statement and one index scan: the matches are
- * collected once (a materialized CTE, so the plan is a bitmap scan of the trigram index
- * whatever the term; a plain `ORDER BY title LIMIT` tempted the planner into walking the
- * whole title index for rare terms), then counted and sorted. Exported for the index test.
+ * A search's page and total from one statement: the first `SEARCH_TOTAL_BOUND + 1` matches are
+ * collected once (a materialized CTE, so the plan is a scan of the trigram index, stopped at the
+ * bound, whatever the term; a plain `ORDER BY title LIMIT` tempted the planner into walking the
+ * whole title index for rare terms, or into sorting every match of a common one), counted, and
+ * ordered. A ranked search also ranks the titles equal to or starting with the term (from the
+ * title-key b-tree), which the first matches found need not hold. Exported for the index test.
  */
 export function songSearchQuery(db: Db, args: Omit<SongFilters, 'search'> & SongPageArgs, term: SearchTerm) {
   // The matches carry the values the order reads, and only those.
   const columns = songOrderSelections(orderColumns(args.sort, BY_TITLE), term);
+  const ranked = args.sort?.some((key) => key.column === 'rank') ?? false;
   return db
     .with(
-      (wb) => wb('matches').materialized(),
+      (wb) => wb('found').materialized(),
       () =>
         filteredSongs(db, args, term)
           .select('songs.id')
           .select(columns)
           .limit(SEARCH_TOTAL_BOUND + 1),
     )
+    .with(
+      (wb) => wb('matches').materialized(),
+      (qb) => {
+        const found = qb.selectFrom('found').selectAll();
+        if (!ranked) return found;
+        const starting = filteredSongs(db, args, term)
+          .select('songs.id')
+          .select(columns)
+          .where('songs.title_key', 'like', likePrefix(term.key))
+          .orderBy('songs.title_key')
+          .limit(SEARCH_TOTAL_BOUND);
+        return found.union(db.selectFrom(starting.as('starting')).selectAll());
+      },
+    )
     .selectNoFrom((eb) => {
       let pageIds = eb.selectFrom('matches').select('matches.id');
       for (const [ref, direction] of orderTerms('matches', args.sort, BY_TITLE)) {
         pageIds = pageIds.orderBy(ref, direction);
       }
+      const window = Math.max(0, Math.min(args.limit, SEARCH_TOTAL_BOUND - args.offset));
       return [
-        eb.selectFrom('matches').select(sql<number>`count(*)::int`.as('n')).as('total'),
-        sql<string[]>`array(${pageIds.limit(args.limit).offset(args.offset)})::text[]`.as('ids'),
+        eb.selectFrom('found').select(sql<number>`count(*)::int`.as('n')).as('total'),
+        sql<string[]>`array(${pageIds.limit(window).offset(args.offset)})::text[]`.as('ids'),
       ];
     });
 }
@@ -184,38 +205,28 @@ export async function readCatalogueVersion(db: Db): Promise<string> {
 }
 
 /**
- * A search's page and exact total, with the catalogue version they were computed at (read in
- * the same statement, so in the same snapshot): a cache of search results keeps a result while
- * that version is current.
+ * A search's page and total (exact up to `SEARCH_TOTAL_BOUND`, then that number), with the
+ * catalogue version they were computed at (read in the same statement, so in the same snapshot):
+ * a cache of search results keeps a result while that version is current.
  */
 export async function searchSongIds(
   db: Db,
   args: SongFilters & SongPageArgs & { search: string },
 ): Promise<{ version: string; ids: string[]; total: number }> {
   const term = await foldTerm(db, args.search);
-  const row = await songSearchQuery(db, args, term)
-    .select(sql<string>`(select version::text from catalogue_version)`.as('version'))
-    .executeTakeFirstOrThrow();
-  const total = Number(row.total ?? 0);
-  if (total <= SEARCH_TOTAL_BOUND) return { version: row.version, ids: row.ids, total };
-  // More matches than the bound: the list is the first SEARCH_TOTAL_BOUND of them in its order,
-  // each page read through the order (the title index walks to it), never all matches at once.
-  const limit = Math.min(args.limit, SEARCH_TOTAL_BOUND - args.offset);
-  if (limit <= 0) return { version: row.version, ids: [], total: SEARCH_TOTAL_BOUND };
-  const ranked = args.sort?.some((key) => key.column === 'rank');
-  const source = ranked
-    ? db.selectFrom(
-        filteredSongs(db, args, term)
-          .select('songs.id')
-          .select(songOrderSelections(orderColumns(args.sort, BY_TITLE), term))
-          .as('songs'),
-      )
-    : filteredSongs(db, args, term);
-  let page = source.select('songs.id');
-  for (const [ref, direction] of orderTerms('songs', args.sort, BY_TITLE))
-    page = page.orderBy(ref, direction);
-  const rows = await page.limit(limit).offset(args.offset).execute();
-  return { version: row.version, ids: rows.map((r) => r.id), total: SEARCH_TOTAL_BOUND };
+  const run = async (trx: Db) => {
+    // The first matches of a common term come from a sequential scan cut short, which must start
+    // at the table's first page and run in one process, so that every page of the result is cut
+    // from the same matches: no scan joins another one already under way (synchronized scans),
+    // no parallel workers. For this transaction only.
+    await sql`select set_config('synchronize_seqscans', 'off', true),
+      set_config('max_parallel_workers_per_gather', '0', true)`.execute(trx);
+    return songSearchQuery(trx, args, term)
+      .select(sql<string>`(select version::text from catalogue_version)`.as('version'))
+      .executeTakeFirstOrThrow();
+  };
+  const row = db.isTransaction ? await run(db) : await db.transaction().execute(run);
+  return { version: row.version, ids: row.ids, total: Math.min(Number(row.total ?? 0), SEARCH_TOTAL_BOUND) };
 }
 
 export async function insertSong(db: Db, song: NewSong): Promise<SongRow> {
