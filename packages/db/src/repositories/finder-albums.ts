@@ -1,15 +1,19 @@
 import { type RawBuilder, sql } from 'kysely';
+import { likePrefix } from '../like';
 import type { Db } from '../schema';
 import {
+  type FinderTerm,
   hasTrigramWord,
-  longestWord,
+  keyStarts,
+  matchesSpellings,
   OTHER_CANDIDATES,
-  PREFIX_CANDIDATES,
-  prefixPattern,
-  TYPO_CANDIDATES,
-  withTypoSettings,
+  type Spellings,
+  WIDER_BUDGET_MS,
+  WIDER_ROWS,
+  withinBudget,
+  wordStarts,
 } from './finder-bounds';
-import { matchesTerm, relevanceTier, type SearchTerm } from './search-terms';
+import { relevanceTier, searchedRuns } from './search-terms';
 
 export interface FoundAlbum {
   name: string;
@@ -18,84 +22,91 @@ export interface FoundAlbum {
 }
 
 /**
- * How many albums (folded name and first artist) one search ranks at most: the best by name
- * first (exact, prefix, word prefix, other), since each costs a read of all its songs.
+ * Albums for the finder: the songs sharing a folded album name and a first artist
+ * (`songs.album_artist_id`: two artists' "Greatest Hits" are two albums), named by the most
+ * common spelling, with every artist of its songs (the first artist first) and how many songs it
+ * has; ranked by the album's name like every kind, then popularity (playlists holding its songs),
+ * then name; then albums found with a typo. In the finder's stages (`finder-bounds.ts`): album
+ * names starting with the term from the `(album_key, album_artist_id)` b-tree, then within a
+ * budget other matches from the trigram index, then typos; each album's songs then come from that
+ * same b-tree.
  */
-const ALBUM_CANDIDATES = 100;
-
-/** A song's first artist (lowest position), or null: what tells two albums of one name apart. */
-const firstArtist = (song: RawBuilder<unknown>) =>
-  sql`(select sa.artist_id from song_artists sa where sa.song_id = ${song} order by sa.position limit 1)`;
-
-/**
- * Albums for the finder: the songs sharing a folded album name and a first artist (two artists'
- * "Greatest Hits" are two albums), named by the most common spelling, with every artist of its
- * songs (the first artist first) and how many songs it has; ranked by the album's name like every
- * kind, then popularity (playlists holding its songs), then name; then albums found with a typo.
- *
- * Each step reads only what an index gives: candidate songs (exact and prefix album names from the
- * b-tree, other matches from the trigram index, typos from the words' trigram index, each
- * bounded), their albums, then those albums' songs by the album-name b-tree.
- */
-export async function findAlbums(db: Db, term: SearchTerm, limit: number): Promise<FoundAlbum[]> {
+export async function findAlbums(db: Db, found: FinderTerm, limit: number): Promise<FoundAlbum[]> {
+  const { term } = found;
   if (term.words.length === 0) return [];
-  const other = hasTrigramWord(term)
-    ? sql`union (select id from songs where ${matchesTerm(sql`search_text`, term, [])} limit ${OTHER_CANDIDATES})`
-    : sql``;
-  const strict = await albumsAmong(
-    db,
-    sql`(select id from songs where album_key = ${term.key})
-      union (select id from songs where album_key <> '' and album_key like ${prefixPattern(term)}
-        order by album_key limit ${PREFIX_CANDIDATES})
-      ${other}`,
-    (key) => matchesTerm(sql`replace(${key}, ' ', '')`, term, []),
-    term,
-    limit,
-    [],
-  );
-  const longest = longestWord(term);
-  if (strict.length >= limit || longest.length < 5) return strict.map(({ album }) => album);
-  const typos = await withTypoSettings(db, longest, [], (trx) =>
+  const strict = searchedRuns(term).map((run) => [run]);
+  const tier = relevanceTier(sql.ref('a.key'), term);
+  const wider = hasTrigramWord(term) && ((await found.sizes()).songs ?? 0) <= WIDER_ROWS;
+  let albums = await albumsAmong(db, stageOne(term.words), strict, tier, limit, []);
+  if (albums.length < limit && wider) {
+    const all = sql`${stageOne(term.words)} union ${containing(strict)}`;
+    albums = await withinBudget(db, WIDER_BUDGET_MS, albums, (trx) =>
+      albumsAmong(trx, all, strict, tier, limit, []),
+    );
+  }
+  const spellings = albums.length < limit ? await found.typos() : undefined;
+  if (!spellings) return albums.map(({ album }) => album);
+  const closest = spellings.map((alternatives) => alternatives[1] ?? alternatives[0]!);
+  const more = (trx: Db, candidates: RawBuilder<unknown>) =>
     albumsAmong(
       trx,
-      sql`select id from songs where ${longest} <% search_words
-        order by word_similarity(${longest}, search_words) desc limit ${TYPO_CANDIDATES}`,
-      (key) => sql<boolean>`search_typo_match(${key}, ${term.words}::text[])`,
-      term,
-      limit - strict.length,
-      strict.map(({ id }) => id),
-    ),
-  );
-  return [...strict, ...typos].map(({ album }) => album);
+      candidates,
+      spellings,
+      undefined,
+      limit - albums.length,
+      albums.map(({ id }) => id),
+    );
+  const typos = wider
+    ? await withinBudget(db, WIDER_BUDGET_MS, [], (trx) =>
+        more(trx, sql`${stageOne(closest)} union ${containing(spellings)}`),
+      )
+    : await more(db, stageOne(closest));
+  return [...albums, ...typos].map(({ album }) => album);
 }
 
+/** Songs whose album name holds a word starting with the words (or, for several, the longest). */
+function stageOne(spelled: readonly string[]): RawBuilder<unknown> {
+  const starting = (text: string) =>
+    sql`${keyStarts('songs', 'album_key', likePrefix(text), sql`album_key <> ''`)} union ${wordStarts('l', likePrefix(text))}`;
+  const longest = spelled.reduce((a, b) => (b.length > a.length ? b : a), '');
+  return spelled.length > 1
+    ? sql`${starting(spelled.join(' '))} union ${starting(longest)}`
+    : starting(spelled.join(' '));
+}
+
+/** Songs from the trigram index whose search text holds the spellings (their album's is checked after). */
+const containing = (spellings: Spellings) =>
+  sql`(select id from songs where ${matchesSpellings(sql`search_text`, spellings)} limit ${OTHER_CANDIDATES})`;
+
 /**
- * The best `limit` albums among the albums of the candidate songs whose folded name passes
- * `check`, except those in `exclude` (ids: folded name, newline, first artist).
+ * The best `limit` albums of the candidate songs whose folded name holds the spellings, except
+ * those in `exclude` (ids: folded name, newline, first artist); ranked by tier (strict matches)
+ * or by popularity alone (typos).
  */
 async function albumsAmong(
   db: Db,
   candidates: RawBuilder<unknown>,
-  check: (key: RawBuilder<unknown>) => RawBuilder<boolean>,
-  term: SearchTerm,
+  spellings: Spellings,
+  order: RawBuilder<number> | undefined,
   limit: number,
   exclude: readonly string[],
 ): Promise<Array<{ id: string; album: FoundAlbum }>> {
   const { rows } = await sql<FoundAlbum & { id: string }>`
     with candidates as materialized (${candidates}),
     pairs as materialized (
-      select key, first from (
-        select distinct s.album_key as key, ${firstArtist(sql`s.id`)} as first
-        from candidates c join songs s on s.id = c.id
-        where s.album_key <> '' and ${check(sql`s.album_key`)}
-      ) p
-      order by ${relevanceTier(sql.ref('p.key'), term)}, p.key
-      limit ${ALBUM_CANDIDATES}
+      select distinct s.album_key as key, s.album_artist_id as first
+      from candidates c cross join lateral (select * from songs s where s.id = c.id offset 0) s
+      where s.album_key <> '' and ${matchesSpellings(sql`replace(s.album_key, ' ', '')`, spellings)}
     ),
     members as materialized (
       select p.key, p.first, s.id, s.album
-      from pairs p join songs s on s.album_key = p.key and s.album_key <> ''
-      where ${firstArtist(sql`s.id`)} is not distinct from p.first
+      from pairs p cross join lateral (
+        select s.id, s.album from songs s
+        where s.album_key = p.key and s.album_key <> '' and s.album_artist_id = p.first
+        union all
+        select s.id, s.album from songs s
+        where s.album_key = p.key and s.album_key <> '' and p.first is null and s.album_artist_id is null
+      ) s
     ),
     albums as (
       select m.key, m.first, count(*)::int as song_count,
@@ -112,7 +123,7 @@ async function albumsAmong(
       )::text[] as artist_ids
     from albums a
     where not ((a.key || chr(10) || coalesce(a.first::text, '')) = any(${exclude}::text[]))
-    order by ${relevanceTier(sql.ref('a.key'), term)}, a.popularity desc, a.name, a.key, a.first
+    order by ${order ? sql`${order},` : sql``} a.popularity desc, a.name, a.key, a.first
     limit ${limit}`.execute(db);
   return rows.map(({ id, name, artist_ids, song_count }) => ({
     id,

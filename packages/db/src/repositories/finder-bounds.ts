@@ -1,67 +1,78 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { codeOf } from '../errors';
-import { likePrefix } from '../like';
+import { likeContains } from '../like';
 import type { Db } from '../schema';
-import type { SearchTerm } from './search-terms';
+import { type SearchTerm, searchedRuns } from './search-terms';
 
 /**
  * The finder behind `GET /search`: the best few songs, artists, albums and playlists for a term
  * typed so far. Each kind is ranked as `sort=relevance` ranks a list (exact, starts with, a word
- * starts with, other; then popularity, then name, then id), and then come the matches with typos
- * (tier 4): a word of 5 to 8 letters may be one edit away, of 9 or more two.
+ * starts with, other; then popularity, then name, then id), and then come the matches with typos:
+ * a word of 5 to 8 letters may be one edit away, of 9 or more two.
  *
- * Bounded, so its cost does not grow with the catalogue: it ranks every exact match, the first
- * `PREFIX_CANDIDATES` names starting with the term (in name order, from a b-tree), and up to
- * `OTHER_CANDIDATES` other matches from the trigram index, which is only consulted when a word of
- * the term has three characters or more (shorter words have no trigram: a one- or two-letter term
- * finds names starting with it, which is what someone typing it is after). Typos are looked for
- * only when the strict matches do not fill the answer: among the `TYPO_CANDIDATES` texts most
- * similar to the longest word (pg_trgm's word similarity, at least `typoSimilarity`, on the folded
- * words: a song's title, album and artist names), each then checked word by word
- * (`search_typo_match`), so a typo in a title is forgiven while another word names the artist. A list with
- * `sort=relevance` ranks every match; the finder trades that for a bounded cost.
+ * Bounded, so its cost does not grow with the catalogue, in stages that stop as soon as the
+ * answer is full (a later stage can only add lower tiers):
+ *
+ * 1. b-trees only: the first `PREFIX_CANDIDATES` names starting with the term (exact matches
+ *    first), and for songs also those whose album or an artist's name starts with it;
+ * 2. within `WIDER_BUDGET_MS`, up to `OTHER_CANDIDATES` other matches from the trigram index,
+ *    when a word of the term has three characters or more (a word inside a name, a song found
+ *    by its album or artists). At a million songs a common word's trigrams list tens of
+ *    thousands of songs, which costs tens of milliseconds to read; a stage the budget cancels
+ *    adds nothing (the first stage's matches stand);
+ * 3. typos: each word of five letters or more is looked up in the vocabulary of the catalogue's
+ *    words (`search_vocabulary`, tens of thousands of words, not a million texts) for words within
+ *    its allowance of edits (the last word also as the start of a longer one); the names matching
+ *    with those spellings are then found as in stages 1 and 2.
+ *
+ * A list with `sort=relevance` ranks every match; the finder ranks the candidates these stages
+ * give, which at a small catalogue are every match, and at a large one the first in name order.
  */
-export const PREFIX_CANDIDATES = 200;
-export const OTHER_CANDIDATES = 500;
-export const TYPO_CANDIDATES = 200;
-/**
- * The least word similarity of a candidate: one edit in a word of 5 to 8 letters keeps at least a
- * third of its trigrams (0.3), two edits in a longer word a fifth (0.2).
- */
-export const typoSimilarity = (word: string) => (word.length >= 9 ? '0.2' : '0.3');
+export const PREFIX_CANDIDATES = 20;
+export const OTHER_CANDIDATES = 300;
+/** Stage 2 runs for a kind whose table holds at most this many rows. */
+export const WIDER_ROWS = 50_000;
+/** How long stage 2 may run (ms), and stage 3 (each of its statements). */
+export const WIDER_BUDGET_MS = 100;
 
-export const hasTrigramWord = (term: SearchTerm) => term.words.some((word) => word.length >= 3);
-
-/** The term's longest word: what typo candidates are found by. */
-export const longestWord = (term: SearchTerm) =>
-  term.words.reduce((a, b) => (b.length > a.length ? b : a), '');
-
-/** `LIKE` pattern: names starting with the folded term. */
-export const prefixPattern = (term: SearchTerm) => likePrefix(term.key);
+export const hasTrigramWord = (term: SearchTerm) => searchedRuns(term).some((run) => run.length >= 3);
 
 /**
- * How long one typo search may run (ms). At a million songs a word similar to many texts can take
- * seconds to rank; past the budget PostgreSQL cancels it and the answer has no typo matches (the
- * strict ones stand), so a finder request costs at most this much more. (The embedded database
- * has no statement timeout: its catalogues are small.)
+ * The spellings a term's runs may be matched with: each run's alternatives (itself first). With
+ * typos, a word's alternatives are the vocabulary's words within its allowance.
  */
-export const TYPO_BUDGET_MS = 500;
+export type Spellings = readonly (readonly string[])[];
+
+/** Compact text holding, for every run, one of its spellings (one trigram-indexable LIKE each). */
+export function matchesSpellings(compact: RawBuilder<string>, spellings: Spellings): RawBuilder<boolean> {
+  return sql<boolean>`(${sql.join(
+    spellings.map(
+      (alternatives) =>
+        sql`(${sql.join(
+          alternatives.map((spelling) => sql`${compact} like ${likeContains(spelling)}`),
+          sql` or `,
+        )})`,
+    ),
+    sql` and `,
+  )})`;
+}
 
 /**
- * Runs a typo search in a transaction of its own, with the similarity threshold for `word` and the
- * time budget set for that transaction only (so nothing else on the connection sees them, behind a
- * transaction-mode pooler too); a search the budget cancels finds `none`.
+ * Runs `work` in a transaction of its own with a statement timeout of `ms` (set for that
+ * transaction only, so nothing else on the connection sees it, behind a transaction-mode pooler
+ * too); work the budget cancels gives `none`. (The embedded database ignores the timeout: its
+ * catalogues are small.)
  */
-export async function withTypoSettings<T>(
+export async function withinBudget<T>(
   db: Db,
-  word: string,
+  ms: number,
   none: T,
   work: (trx: Db) => Promise<T>,
 ): Promise<T> {
   try {
     return await db.transaction().execute(async (trx) => {
-      await sql`select set_config('pg_trgm.word_similarity_threshold', ${typoSimilarity(word)}, true),
-        set_config('statement_timeout', ${`${TYPO_BUDGET_MS}ms`}, true)`.execute(trx);
+      await sql`select set_config('statement_timeout', ${`${ms}ms`}, true),
+        set_config('pg_trgm.word_similarity_threshold', '0.2', true)`.execute(trx);
       return work(trx);
     });
   } catch (error) {
@@ -69,3 +80,91 @@ export async function withTypoSettings<T>(
     throw error;
   }
 }
+
+/** A word's allowance of edits: none below 5 letters, one for 5 to 8, two from 9. */
+const allowance = (word: string) => (Array.from(word).length >= 9 ? 2 : Array.from(word).length >= 5 ? 1 : 0);
+
+/**
+ * The term's spellings with typos forgiven, or undefined when no word of it may have one (all
+ * shorter than five letters). Each word of five letters or more may also be any vocabulary word
+ * within its allowance of edits (the last word, still being typed, also any word whose start is);
+ * the words are found by trigram word similarity (at least 0.2: two edits in a word of nine
+ * letters keep a fifth of its trigrams) and checked by edit distance.
+ */
+export async function typoSpellings(db: Db, term: SearchTerm): Promise<Spellings | undefined> {
+  if (!term.words.some((word) => allowance(word) > 0)) return undefined;
+  const last = term.words.length;
+  return withinBudget(db, WIDER_BUDGET_MS, undefined, async (trx) => {
+    const { rows } = await sql<{ i: number; words: string[] }>`
+      select q.i::int as i, array(
+        select v.word from search_vocabulary v
+        where q.w <% v.word and v.word <> q.w
+          and (levenshtein_less_equal(q.w, v.word, q.k) <= q.k
+            or (q.i = ${last} and length(v.word) > length(q.w)
+              and levenshtein_less_equal(q.w, left(v.word, length(q.w)), q.k) <= q.k))
+        order by levenshtein_less_equal(q.w, v.word, q.k), v.word
+        limit 8
+      ) as words
+      from (select w, i, case when length(w) >= 9 then 2 when length(w) >= 5 then 1 else 0 end as k
+        from unnest(${term.words}::text[]) with ordinality as t(w, i)) q
+      where q.k > 0`.execute(trx);
+    const alternatives = new Map(rows.map((row) => [row.i, row.words]));
+    if (![...alternatives.values()].some((words) => words.length > 0)) return undefined;
+    return term.words.map((word, i) => [word, ...(alternatives.get(i + 1) ?? [])]);
+  });
+}
+
+/**
+ * A term as the finder looks for it: its words, and (looked up once, only if a kind needs them)
+ * the spellings that forgive its typos and the catalogue's sizes.
+ */
+export interface FinderTerm {
+  term: SearchTerm;
+  typos(): Promise<Spellings | undefined>;
+  sizes(): Promise<Record<string, number>>;
+}
+
+export function finderTerm(db: Db, term: SearchTerm): FinderTerm {
+  let typos: Promise<Spellings | undefined> | undefined;
+  let sizes: Promise<Record<string, number>> | undefined;
+  return {
+    term,
+    typos: () => (typos ??= typoSpellings(db, term)),
+    sizes: () => (sizes ??= catalogueSizes(db)),
+  };
+}
+
+/**
+ * How long a process reuses the catalogue's sizes: they only choose whether the trigram stage
+ * runs, and a catalogue crossing `WIDER_ROWS` may be searched the old way a few seconds longer.
+ */
+const SIZES_TTL_MS = 10_000;
+const sizesRead = new WeakMap<Db, { at: number; sizes: Promise<Record<string, number>> }>();
+
+/** Forgets the sizes read (a test that changes them reads them again at once). */
+export function forgetCatalogueSizes(db: Db): void {
+  sizesRead.delete(db);
+}
+
+async function catalogueSizes(db: Db): Promise<Record<string, number>> {
+  const known = sizesRead.get(db);
+  if (known && Date.now() - known.at < SIZES_TTL_MS) return known.sizes;
+  const sizes = db
+    .selectFrom('row_counts')
+    .select(['table_name', 'total'])
+    .execute()
+    .then((rows) => Object.fromEntries(rows.map((row) => [row.table_name, Number(row.total)])));
+  sizesRead.set(db, { at: Date.now(), sizes });
+  sizes.catch(() => sizesRead.delete(db));
+  return sizes;
+}
+
+/** Rows of `table` whose `column` (a folded key) starts with `pattern`: the first in key order. */
+export const keyStarts = (table: string, column: string, pattern: string, where = sql`true`) =>
+  sql`(select id from ${sql.table(table)} where ${where} and ${sql.ref(column)} like ${pattern}
+    order by ${sql.ref(column)} limit ${PREFIX_CANDIDATES})`;
+
+/** Ids whose name of `kind` (`search_starts`) has a word after its first starting with `pattern`. */
+export const wordStarts = (kind: string, pattern: string) =>
+  sql`(select id from search_starts where kind = ${kind} and start like ${pattern}
+    order by start limit ${PREFIX_CANDIDATES})`;

@@ -2,119 +2,184 @@ import { type RawBuilder, sql } from 'kysely';
 
 export { type FoundAlbum, findAlbums } from './finder-albums';
 
+import { likePrefix } from '../like';
 import type { Db } from '../schema';
 import {
+  type FinderTerm,
   hasTrigramWord,
-  longestWord,
+  keyStarts,
+  matchesSpellings,
   OTHER_CANDIDATES,
   PREFIX_CANDIDATES,
-  prefixPattern,
-  TYPO_CANDIDATES,
-  withTypoSettings,
+  type Spellings,
+  WIDER_BUDGET_MS,
+  WIDER_ROWS,
+  withinBudget,
+  wordStarts,
 } from './finder-bounds';
-import { matchesTerm, relevanceTier, type SearchTerm } from './search-terms';
+import { relevanceTier, searchedRuns } from './search-terms';
+
+export { type FinderTerm, finderTerm } from './finder-bounds';
 
 /** What the finder needs of a kind: where its names are and how to rank them. */
 interface Kind {
-  /** The rows: a table, or a subquery aliased `r`, with `id`, `key` (folded name), `name`. */
+  /** The table whose size decides whether stage 2 runs (`WIDER_ROWS`). */
+  table: 'songs' | 'artists' | 'playlists';
+  /** The rows: a subquery aliased `r`, with `id`, `key` (folded name), `name`. */
   from: RawBuilder<unknown>;
   /** The compact text the term's words are looked for in, on `r` (trigram-indexed). */
   compact: RawBuilder<string>;
-  /** The folded words typos are looked for in, on `r` (trigram-indexed). */
-  words: RawBuilder<string>;
   /** Only these rows (visibility), on `r`. */
   where: RawBuilder<boolean>;
   popularity: RawBuilder<number>;
+  /**
+   * Stage 1: ids of rows whose name (a word after its first) or a related name (a song's album or
+   * artists) starts with `pattern`, from b-trees, bounded.
+   */
+  starting: (pattern: string) => RawBuilder<unknown>;
 }
 
-/** The ids of the best `limit` rows of a kind for the term, best first. */
-async function rank(db: Db, kind: Kind, term: SearchTerm, limit: number): Promise<string[]> {
-  const prefix = prefixPattern(term);
-  const other = hasTrigramWord(term)
-    ? sql`union (select r.id from ${kind.from} where ${kind.where} and ${matchesTerm(kind.compact, term, [])}
-        limit ${OTHER_CANDIDATES})`
-    : sql``;
-  const strict = await sql<{ id: string }>`
-    with candidates as materialized (
-      select r.id from ${kind.from} where ${kind.where} and r.key = ${term.key}
-      union (select r.id from ${kind.from} where ${kind.where} and r.key like ${prefix}
-        order by r.key limit ${PREFIX_CANDIDATES})
-      ${other}
-    )
-    select r.id from ${kind.from} join candidates c on c.id = r.id
-    where ${matchesTerm(kind.compact, term, [])}
-    order by ${relevanceTier(sql.ref('r.key'), term)}, ${kind.popularity} desc, r.name, r.id
-    limit ${limit}`.execute(db);
-  const ids = strict.rows.map((row) => row.id);
-  if (ids.length >= limit) return ids;
-  return [...ids, ...(await typos(db, kind, term, limit - ids.length, ids))];
+/** Stage 1's first candidates: the names starting with `text` (tiers 0 and 1), first by name. */
+function named(kind: Kind, text: string): RawBuilder<unknown> {
+  return sql`(select r.id from ${kind.from} where ${kind.where} and r.key like ${likePrefix(text)}
+    order by r.key limit ${PREFIX_CANDIDATES})`;
 }
 
-/** Matches with typos, after the strict ones (`found`), best first. */
-async function typos(
+/**
+ * Stage 1's other candidates: names (or related names) holding a word that starts with the term;
+ * for a term of several words, also those with any name or word starting with its longest word
+ * (the others may be in another field, or in another order: the check after finds out).
+ */
+function starting(kind: Kind, spelled: readonly string[]): RawBuilder<unknown> {
+  const key = spelled.join(' ');
+  const longest = spelled.reduce((a, b) => (b.length > a.length ? b : a), '');
+  const driver =
+    spelled.length > 1
+      ? sql`union ${named(kind, longest)} union ${kind.starting(likePrefix(longest))}`
+      : sql``;
+  return sql`${kind.starting(likePrefix(key))} ${driver}`;
+}
+
+/** Stage 1, from b-trees only: names starting with the term, then other names and words. */
+function stageOne(kind: Kind, spelled: readonly string[]): RawBuilder<unknown> {
+  return sql`${named(kind, spelled.join(' '))} union ${starting(kind, spelled)}`;
+}
+
+/** Stage 2's candidates: other matches from the trigram index. */
+function containing(kind: Kind, spellings: Spellings): RawBuilder<unknown> {
+  return sql`(select r.id from ${kind.from} where ${kind.where} and ${matchesSpellings(kind.compact, spellings)}
+    limit ${OTHER_CANDIDATES})`;
+}
+
+/**
+ * The best `limit` of the candidates holding every run in one of its spellings, except
+ * `exclude`; ranked by tier for the term (strict matches) or by popularity alone (typos).
+ */
+async function best(
   db: Db,
   kind: Kind,
-  term: SearchTerm,
+  candidates: RawBuilder<unknown>,
+  spellings: Spellings,
+  order: RawBuilder<number> | undefined,
   limit: number,
-  found: string[],
+  exclude: readonly string[],
 ): Promise<string[]> {
-  const longest = longestWord(term);
-  if (longest.length < 5) return [];
-  return withTypoSettings(db, longest, [], async (trx) => {
-    const { rows } = await sql<{ id: string }>`
-      with candidates as materialized (
-        select r.id from ${kind.from} where ${kind.where} and ${longest} <% ${kind.words}
-        order by word_similarity(${longest}, ${kind.words}) desc limit ${TYPO_CANDIDATES}
+  const { rows } = await sql<{ id: string }>`
+    with candidates as materialized (${candidates})
+    select r.id from candidates c
+      cross join lateral (select r.* from ${kind.from} where r.id = c.id offset 0) r
+    where ${kind.where} and ${matchesSpellings(kind.compact, spellings)}
+      and not (r.id::text = any(${exclude}::text[]))
+    order by ${order ? sql`${order},` : sql``} ${kind.popularity} desc, r.name, r.id
+    limit ${limit}`.execute(db);
+  return rows.map((row) => row.id);
+}
+
+/** Whether stage 2 runs for a kind: its table is small enough for the trigram index to be cheap. */
+async function wider(found: FinderTerm, kind: Kind): Promise<boolean> {
+  return hasTrigramWord(found.term) && ((await found.sizes())[kind.table] ?? 0) <= WIDER_ROWS;
+}
+
+/** The ids of the best `limit` rows of a kind for the term, best first, typos last. */
+async function rank(db: Db, kind: Kind, found: FinderTerm, limit: number): Promise<string[]> {
+  const { term } = found;
+  if (term.words.length === 0) return [];
+  const tier = relevanceTier(sql.ref('r.key'), term);
+  const strict = searchedRuns(term).map((run) => [run]);
+  // The names starting with the term rank first (tiers 0 and 1) and always match: when they fill
+  // the answer, no other candidate can enter it.
+  let ids = await best(db, kind, named(kind, term.key), strict, tier, limit, []);
+  if (ids.length < limit) ids = await best(db, kind, stageOne(kind, term.words), strict, tier, limit, []);
+  const widen = ids.length < limit && (await wider(found, kind));
+  if (widen) {
+    const all = sql`${stageOne(kind, term.words)} union ${containing(kind, strict)}`;
+    ids = await withinBudget(db, WIDER_BUDGET_MS, ids, (trx) =>
+      best(trx, kind, all, strict, tier, limit, []),
+    );
+  }
+  if (ids.length >= limit) return ids;
+  const spellings = await found.typos();
+  if (!spellings) return ids;
+  // Typos: the names holding the closest spelling of each word, then (small tables) any other.
+  const closest = spellings.map((alternatives) => alternatives[1] ?? alternatives[0]!);
+  const more = (trx: Db, candidates: RawBuilder<unknown>) =>
+    best(trx, kind, candidates, spellings, undefined, limit - ids.length, ids);
+  const typos = widen
+    ? await withinBudget(db, WIDER_BUDGET_MS, [], (trx) =>
+        more(trx, sql`${stageOne(kind, closest)} union ${containing(kind, spellings)}`),
       )
-      select r.id from ${kind.from} join candidates c on c.id = r.id
-      where search_typo_match(${kind.words}, ${term.words}::text[]) and not (r.id::text = any(${found}::text[]))
-      order by ${kind.popularity} desc, r.name, r.id
-      limit ${limit}`.execute(trx);
-    return rows.map((row) => row.id);
-  });
+    : await more(db, stageOne(kind, closest));
+  return [...ids, ...typos];
 }
 
 const SONGS: Kind = {
-  from: sql`(select id, title_key as key, title as name, search_text, search_words from songs) r`,
+  table: 'songs',
+  from: sql`(select id, title_key as key, title as name, search_text from songs) r`,
   compact: sql<string>`r.search_text`,
-  words: sql<string>`r.search_words`,
   where: sql<boolean>`true`,
   popularity: sql<number>`(select count(*) from playlist_songs ps where ps.song_id = r.id)`,
+  // Words of titles, albums (from the first), and the songs of artists named so.
+  starting: (pattern) => sql`${wordStarts('t', pattern)}
+    union ${keyStarts('songs', 'album_key', pattern, sql`album_key <> ''`)} union ${wordStarts('l', pattern)}
+    union (select sa.song_id from (${keyStarts('artists', 'name_key', pattern)} union ${wordStarts('a', pattern)}) a
+      join song_artists sa on sa.artist_id = a.id limit ${PREFIX_CANDIDATES})`,
 };
 
-export async function findSongIds(db: Db, term: SearchTerm, limit: number): Promise<string[]> {
-  return term.words.length === 0 ? [] : rank(db, SONGS, term, limit);
+export async function findSongIds(db: Db, term: FinderTerm, limit: number): Promise<string[]> {
+  return rank(db, SONGS, term, limit);
 }
 
 const ARTISTS: Kind = {
+  table: 'artists',
   from: sql`(select id, name_key as key, name from artists) r`,
   compact: sql<string>`replace(r.key, ' ', '')`,
-  words: sql<string>`r.key`,
   where: sql<boolean>`true`,
   popularity: sql<number>`(select count(*) from song_artists sa join playlist_songs ps on ps.song_id = sa.song_id
     where sa.artist_id = r.id)`,
+  starting: (pattern) => wordStarts('a', pattern),
 };
 
-export async function findArtistIds(db: Db, term: SearchTerm, limit: number): Promise<string[]> {
-  return term.words.length === 0 ? [] : rank(db, ARTISTS, term, limit);
+export async function findArtistIds(db: Db, term: FinderTerm, limit: number): Promise<string[]> {
+  return rank(db, ARTISTS, term, limit);
 }
 
 /** Public playlists and the viewer's own; the more songs, the more popular. */
 function playlistsOf(viewerId: string | null): Kind {
   return {
+    table: 'playlists',
     from: sql`(select id, name_key as key, name, is_public, user_id from playlists) r`,
     compact: sql<string>`replace(r.key, ' ', '')`,
-    words: sql<string>`r.key`,
     where: sql<boolean>`(r.is_public or r.user_id = ${viewerId}::uuid)`,
     popularity: sql<number>`(select count(*) from playlist_songs ps where ps.playlist_id = r.id)`,
+    starting: (pattern) => wordStarts('p', pattern),
   };
 }
 
 export async function findPlaylistIds(
   db: Db,
-  term: SearchTerm,
+  term: FinderTerm,
   limit: number,
   viewerId: string | null,
 ): Promise<string[]> {
-  return term.words.length === 0 ? [] : rank(db, playlistsOf(viewerId), term, limit);
+  return rank(db, playlistsOf(viewerId), term, limit);
 }

@@ -20,7 +20,7 @@ export async function search(ctx: AuthedContext, input: SearchInput): Promise<Se
   const types: readonly SearchType[] = input.types
     ? SEARCH_TYPES.filter((type) => input.types!.split(',').includes(type))
     : SEARCH_TYPES;
-  const term = await foldTerm(ctx.db, input.q);
+  const term = finder.finderTerm(ctx.db, await foldTerm(ctx.db, input.q));
   const { limit } = input;
   const result: SearchResult = {};
   // One after another: on the embedded database queries run one at a time anyway, and on a
