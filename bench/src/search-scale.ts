@@ -13,6 +13,8 @@
  * connections: it runs one query at a time.
  *
  * Settings (environment): BENCH_SEARCH_SONGS (1,000,000; embedded 100,000; artists a tenth),
+ * BENCH_SEARCH_KEEP=1 (PostgreSQL only: the catalogue goes into `music_search_bench_<songs>`,
+ * which is kept, and a later run with the setting reuses it, migrated, instead of seeding again),
  * BENCH_SEARCH_SECONDS per class (20), BENCH_SEARCH_CONNECTIONS (20; embedded 2),
  * BENCH_DATABASE_URL (the server the scratch database is created on; default the local one).
  *
@@ -35,6 +37,7 @@ import {
   BENCH_EMAIL,
   BENCH_USER_ID,
   postgresTarget,
+  reusedCatalogue,
   type SqlTarget,
   seedSearchCatalogue,
   statementTarget,
@@ -43,6 +46,7 @@ import { API_PORT, log, root } from './settings';
 import { API, closeStack, createScratchDatabase, type Stack, settle, start, waitFor } from './stack';
 
 const EMBEDDED = process.env.BENCH_SEARCH_EMBEDDED === '1';
+const KEEP = process.env.BENCH_SEARCH_KEEP === '1';
 const SONGS = Number(process.env.BENCH_SEARCH_SONGS ?? (EMBEDDED ? 100_000 : 1_000_000));
 const SECONDS = Number(process.env.BENCH_SEARCH_SECONDS ?? 20);
 const CONNECTIONS = Number(process.env.BENCH_SEARCH_CONNECTIONS ?? (EMBEDDED ? 2 : 20));
@@ -122,7 +126,7 @@ async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode === null) child.kill('SIGKILL');
 }
 
-async function postgresRun(stack: Stack, apiDist: string): Promise<SearchRun> {
+async function postgresRun(stack: Stack & { existed: boolean }, apiDist: string): Promise<SearchRun> {
   const sizes = sizesFor(SONGS);
   const database = await createDatabase({ databaseUrl: stack.databaseUrl });
   await database.migrate();
@@ -130,7 +134,8 @@ async function postgresRun(stack: Stack, apiDist: string): Promise<SearchRun> {
   const client = new pg.Client({ connectionString: stack.databaseUrl });
   await client.connect();
   const target = postgresTarget(client);
-  const seed = await seedSearchCatalogue(target, sizes);
+  if (stack.existed) log(`reusing the catalogue in ${stack.dbName} (BENCH_SEARCH_KEEP)`);
+  const seed = stack.existed ? await reusedCatalogue(target) : await seedSearchCatalogue(target, sizes);
   const texts = await sampleTexts(target, sizes);
   await client.end();
 
@@ -219,7 +224,7 @@ async function main() {
       await cleanup();
     }
   } else {
-    const stack = await createScratchDatabase();
+    const stack = await createScratchDatabase(KEEP ? `music_search_bench_${SONGS}` : undefined);
     cleanup = () => closeStack(stack);
     onSignal(cleanup);
     try {

@@ -33,25 +33,45 @@ export interface Stack {
   children: ChildProcess[];
   pgbouncer?: PgBouncer;
   dataDir: string;
+  /** Left on the server by `closeStack` (see `createScratchDatabase`). */
+  kept?: boolean;
 }
 
-export async function createScratchDatabase(): Promise<Stack> {
-  const dbName = `music_bench_${Date.now()}`;
+/**
+ * A scratch database on the server. `kept`: a fixed name, created only if missing and never
+ * dropped (`closeStack` leaves it), so a long seed can be reused by the next run.
+ */
+export async function createScratchDatabase(kept?: string): Promise<Stack & { existed: boolean }> {
+  const dbName = kept ?? `music_bench_${Date.now()}`;
   const admin = new pg.Client({ connectionString: SERVER_URL });
   await admin.connect();
   const serverVersion = (await admin.query('show server_version')).rows[0].server_version as string;
-  await admin.query(`create database "${dbName}"`);
+  const existed =
+    kept !== undefined &&
+    (await admin.query('select 1 from pg_database where datname = $1', [kept])).rowCount === 1;
+  if (!existed) await admin.query(`create database "${dbName}"`);
   const url = new URL(SERVER_URL);
   url.pathname = `/${dbName}`;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'music-bench-'));
-  return { admin, dbName, databaseUrl: url.toString(), serverVersion, children: [], dataDir };
+  return {
+    admin,
+    dbName,
+    databaseUrl: url.toString(),
+    serverVersion,
+    children: [],
+    dataDir,
+    existed,
+    kept: kept !== undefined,
+  };
 }
 
 export async function closeStack(stack: Stack): Promise<void> {
   for (const child of stack.children) child.kill('SIGINT');
   await new Promise((r) => setTimeout(r, 1000));
   await stack.pgbouncer?.destroy();
-  await stack.admin.query(`drop database if exists "${stack.dbName}" with (force)`).catch(() => {});
+  if (!stack.kept) {
+    await stack.admin.query(`drop database if exists "${stack.dbName}" with (force)`).catch(() => {});
+  }
   await stack.admin.end();
   rmSync(stack.dataDir, { recursive: true, force: true });
 }

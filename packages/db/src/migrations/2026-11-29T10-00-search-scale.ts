@@ -128,24 +128,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     on conflict do nothing`.execute(db);
 
   await sql`alter table songs add column album_artist_id uuid`.execute(db);
-  await sql`
-    create or replace function song_artists_search_text() returns trigger language plpgsql as $$
-    begin
-      -- Set-based (one join for every song the statement touched), so bulk links stay cheap.
-      update songs s set search_text = song_compact_text(s.title_key, s.album_key, n.names),
-        search_words = concat_ws(' ', s.title_key, s.album_key, replace(n.names, chr(10), ' ')),
-        album_artist_id = n.first
-      from (
-        select c.song_id, string_agg(a.name_key, chr(10) order by a.name, a.id) as names,
-          (array_agg(sa.artist_id order by sa.position, sa.artist_id))[1] as first
-        from (select distinct song_id from changed_rows) c
-        left join song_artists sa on sa.song_id = c.song_id
-        left join artists a on a.id = sa.artist_id
-        group by c.song_id
-      ) n
-      where s.id = n.song_id;
-      return null;
-    end $$`.execute(db);
+  await linkTrigger(db, true);
   await sql`update songs s set album_artist_id = f.artist_id
     from (select distinct on (song_id) song_id, artist_id from song_artists order by song_id, position, artist_id) f
     where s.id = f.song_id`.execute(db);
@@ -161,21 +144,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 export async function down(db: Kysely<any>): Promise<void> {
   await sql`drop index songs_album_key_idx`.execute(db);
   await sql`create index songs_album_key_idx on songs (album_key) where album_key <> ''`.execute(db);
-  await sql`
-    create or replace function song_artists_search_text() returns trigger language plpgsql as $$
-    begin
-      update songs s set search_text = song_compact_text(s.title_key, s.album_key, n.names),
-        search_words = concat_ws(' ', s.title_key, s.album_key, replace(n.names, chr(10), ' '))
-      from (
-        select c.song_id, string_agg(a.name_key, chr(10) order by a.name, a.id) as names
-        from (select distinct song_id from changed_rows) c
-        left join song_artists sa on sa.song_id = c.song_id
-        left join artists a on a.id = sa.artist_id
-        group by c.song_id
-      ) n
-      where s.id = n.song_id;
-      return null;
-    end $$`.execute(db);
+  await linkTrigger(db, false);
   await sql`alter table songs drop column album_artist_id`.execute(db);
   for (const table of ['songs', 'artists', 'playlists']) {
     for (const event of ['insert', 'update', 'delete']) {
@@ -196,4 +165,29 @@ export async function down(db: Kysely<any>): Promise<void> {
   await sql`drop function names_vocabulary()`.execute(db);
   await sql`drop function songs_vocabulary()`.execute(db);
   await sql`drop table search_vocabulary`.execute(db);
+}
+
+/**
+ * The links' trigger: every song a statement linked or unlinked gets its search texts again (set
+ * based: one join for all of them, so bulk links stay cheap) and, with `first`, its first artist.
+ * Without it, the function as the search-folding migration left it.
+ */
+async function linkTrigger(db: Kysely<any>, first: boolean): Promise<void> {
+  await sql`
+    create or replace function song_artists_search_text() returns trigger language plpgsql as $$
+    begin
+      update songs s set search_text = song_compact_text(s.title_key, s.album_key, n.names),
+        search_words = concat_ws(' ', s.title_key, s.album_key, replace(n.names, chr(10), ' '))
+        ${sql.raw(first ? ', album_artist_id = n.first' : '')}
+      from (
+        select c.song_id, string_agg(a.name_key, chr(10) order by a.name, a.id) as names
+          ${sql.raw(first ? ', (array_agg(sa.artist_id order by sa.position, sa.artist_id))[1] as first' : '')}
+        from (select distinct song_id from changed_rows) c
+        left join song_artists sa on sa.song_id = c.song_id
+        left join artists a on a.id = sa.artist_id
+        group by c.song_id
+      ) n
+      where s.id = n.song_id;
+      return null;
+    end $$`.execute(db);
 }

@@ -3388,7 +3388,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Words to find in the title, the album or an artist’s name, in any order. Letter case, accents and letter variants (é/e, ł/l, ø/o, æ/ae, œ/oe, ß/ss), full-width forms, punctuation and spacing between words do not count: `ac dc` and `acdc` find “AC/DC”, `beyonce` finds “Beyoncé”. A term without letters or digits is looked for as written. A search counts at most 10,000 matches: beyond that, `total` is 10,000 and the pages hold the first 10,000 matches in the order asked (cursor pages go on through every match).
+                 * @description Words to find in the title, the album or an artist’s name, in any order. Letter case, accents and letter variants (é/e, ł/l, ø/o, æ/ae, œ/oe, ß/ss), full-width forms, punctuation and spacing between words do not count: `ac dc` and `acdc` find “AC/DC”, `beyonce` finds “Beyoncé”. A term without letters or digits is looked for as written, and one made only of words of one or two characters (`a-ha`, `ac/dc`) as one run of them. A search counts at most 1,000 matches: beyond that, `total` is 1,000 and the pages hold 1,000 of the matches (the first the index finds; by relevance, with every title equal to or starting with the term among them) in the order asked; cursor pages go on through every match.
                  * @example engine
                  */
                 search?: string;
