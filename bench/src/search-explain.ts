@@ -36,7 +36,7 @@ async function runRequest(db: Db, requestClass: RequestClass, q: string, viewerI
     await songs.findSongsWithArtists(db, page.ids);
     return;
   }
-  const term = await foldTerm(db, q);
+  const term = finder.finderTerm(db, await foldTerm(db, q));
   await songs.findSongsWithArtists(db, await finder.findSongIds(db, term, 5));
   await artists.findArtistsByIds(db, await finder.findArtistIds(db, term, 5));
   await finder.findAlbums(db, term, 5);
