@@ -1,19 +1,8 @@
 import { type RawBuilder, sql } from 'kysely';
 import { likePrefix } from '../like';
 import type { Db } from '../schema';
-import {
-  type FinderTerm,
-  hasTrigramWord,
-  keyStarts,
-  matchesSpellings,
-  OTHER_CANDIDATES,
-  type Spellings,
-  WIDER_BUDGET_MS,
-  WIDER_ROWS,
-  withinBudget,
-  wordStarts,
-} from './finder-bounds';
-import { relevanceTier, searchedRuns } from './search-terms';
+import { type FinderTerm, keyStarts, longestOf, OTHER_CANDIDATES, staged, wordStarts } from './finder-bounds';
+import { matchesSpellings, relevanceTier, type Spellings } from './search-terms';
 
 export interface FoundAlbum {
   name: string;
@@ -32,43 +21,22 @@ export interface FoundAlbum {
  * same b-tree.
  */
 export async function findAlbums(db: Db, found: FinderTerm, limit: number): Promise<FoundAlbum[]> {
-  const { term } = found;
-  if (term.words.length === 0) return [];
-  const strict = searchedRuns(term).map((run) => [run]);
-  const tier = relevanceTier(sql.ref('a.key'), term);
-  const wider = hasTrigramWord(term) && ((await found.sizes()).songs ?? 0) <= WIDER_ROWS;
-  let albums = await albumsAmong(db, stageOne(term.words), strict, tier, limit, []);
-  if (albums.length < limit && wider) {
-    const all = sql`${stageOne(term.words)} union ${containing(strict)}`;
-    albums = await withinBudget(db, WIDER_BUDGET_MS, albums, (trx) =>
-      albumsAmong(trx, all, strict, tier, limit, []),
-    );
-  }
-  const spellings = albums.length < limit ? await found.typos() : undefined;
-  if (!spellings) return albums.map(({ album }) => album);
-  const closest = spellings.map((alternatives) => alternatives[1] ?? alternatives[0]!);
-  const more = (trx: Db, candidates: RawBuilder<unknown>) =>
-    albumsAmong(
-      trx,
-      candidates,
-      spellings,
-      undefined,
-      limit - albums.length,
-      albums.map(({ id }) => id),
-    );
-  const typos = wider
-    ? await withinBudget(db, WIDER_BUDGET_MS, [], (trx) =>
-        more(trx, sql`${stageOne(closest)} union ${containing(spellings)}`),
-      )
-    : await more(db, stageOne(closest));
-  return [...albums, ...typos].map(({ album }) => album);
+  const tier = relevanceTier(sql.ref('a.key'), found.term);
+  const albums = await staged(db, found, limit, {
+    table: 'songs',
+    stageOne,
+    containing,
+    among: (trx, candidates, spellings, ranked, count, exclude) =>
+      albumsAmong(trx, candidates, spellings, ranked ? tier : undefined, count, exclude),
+  });
+  return albums.map(({ album }) => album);
 }
 
 /** Songs whose album name holds a word starting with the words (or, for several, the longest). */
 function stageOne(spelled: readonly string[]): RawBuilder<unknown> {
   const starting = (text: string) =>
     sql`${keyStarts('songs', 'album_key', likePrefix(text), sql`album_key <> ''`)} union ${wordStarts('l', likePrefix(text))}`;
-  const longest = spelled.reduce((a, b) => (b.length > a.length ? b : a), '');
+  const longest = longestOf(spelled);
   return spelled.length > 1
     ? sql`${starting(spelled.join(' '))} union ${starting(longest)}`
     : starting(spelled.join(' '));

@@ -1,8 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import { codeOf } from '../errors';
-import { likeContains } from '../like';
 import type { Db } from '../schema';
-import { type SearchTerm, searchedRuns } from './search-terms';
+import { type SearchTerm, type Spellings, searchedRuns, spellingsOf } from './search-terms';
 
 /**
  * The finder behind `GET /search`: the best few songs, artists, albums and playlists for a term
@@ -31,31 +30,11 @@ import { type SearchTerm, searchedRuns } from './search-terms';
 export const PREFIX_CANDIDATES = 20;
 export const OTHER_CANDIDATES = 300;
 /** Stage 2 runs for a kind whose table holds at most this many rows. */
-export const WIDER_ROWS = 50_000;
+const WIDER_ROWS = 50_000;
 /** How long stage 2 may run (ms), and stage 3 (each of its statements). */
-export const WIDER_BUDGET_MS = 100;
+const WIDER_BUDGET_MS = 100;
 
-export const hasTrigramWord = (term: SearchTerm) => searchedRuns(term).some((run) => run.length >= 3);
-
-/**
- * The spellings a term's runs may be matched with: each run's alternatives (itself first). With
- * typos, a word's alternatives are the vocabulary's words within its allowance.
- */
-export type Spellings = readonly (readonly string[])[];
-
-/** Compact text holding, for every run, one of its spellings (one trigram-indexable LIKE each). */
-export function matchesSpellings(compact: RawBuilder<string>, spellings: Spellings): RawBuilder<boolean> {
-  return sql<boolean>`(${sql.join(
-    spellings.map(
-      (alternatives) =>
-        sql`(${sql.join(
-          alternatives.map((spelling) => sql`${compact} like ${likeContains(spelling)}`),
-          sql` or `,
-        )})`,
-    ),
-    sql` and `,
-  )})`;
-}
+const hasTrigramWord = (term: SearchTerm) => searchedRuns(term).some((run) => run.length >= 3);
 
 /**
  * Runs `work` in a transaction of its own with a statement timeout of `ms` (set for that
@@ -63,12 +42,7 @@ export function matchesSpellings(compact: RawBuilder<string>, spellings: Spellin
  * too); work the budget cancels gives `none`. (The embedded database ignores the timeout: its
  * catalogues are small.)
  */
-export async function withinBudget<T>(
-  db: Db,
-  ms: number,
-  none: T,
-  work: (trx: Db) => Promise<T>,
-): Promise<T> {
+async function withinBudget<T>(db: Db, ms: number, none: T, work: (trx: Db) => Promise<T>): Promise<T> {
   try {
     return await db.transaction().execute(async (trx) => {
       await sql`select set_config('statement_timeout', ${`${ms}ms`}, true),
@@ -91,7 +65,7 @@ const allowance = (word: string) => (Array.from(word).length >= 9 ? 2 : Array.fr
  * the words are found by trigram word similarity (at least 0.2: two edits in a word of nine
  * letters keep a fifth of its trigrams) and checked by edit distance.
  */
-export async function typoSpellings(db: Db, term: SearchTerm): Promise<Spellings | undefined> {
+async function typoSpellings(db: Db, term: SearchTerm): Promise<Spellings | undefined> {
   if (!term.words.some((word) => allowance(word) > 0)) return undefined;
   const last = term.words.length;
   return withinBudget(db, WIDER_BUDGET_MS, undefined, async (trx) => {
@@ -126,12 +100,7 @@ export interface FinderTerm {
 
 export function finderTerm(db: Db, term: SearchTerm): FinderTerm {
   let typos: Promise<Spellings | undefined> | undefined;
-  let sizes: Promise<Record<string, number>> | undefined;
-  return {
-    term,
-    typos: () => (typos ??= typoSpellings(db, term)),
-    sizes: () => (sizes ??= catalogueSizes(db)),
-  };
+  return { term, typos: () => (typos ??= typoSpellings(db, term)), sizes: () => catalogueSizes(db) };
 }
 
 /**
@@ -168,3 +137,70 @@ export const keyStarts = (table: string, column: string, pattern: string, where 
 export const wordStarts = (kind: string, pattern: string) =>
   sql`(select id from search_starts where kind = ${kind} and start like ${pattern}
     order by start limit ${PREFIX_CANDIDATES})`;
+
+/** The longest of the words: what a term of several words is also looked for by. */
+export const longestOf = (words: readonly string[]) =>
+  words.reduce((a, b) => (b.length > a.length ? b : a), '');
+
+/** One kind's part in the stages: how its candidates are found and how they are ranked. */
+export interface Stages<T extends { id: string }> {
+  /** The table whose size decides whether stage 2 runs (`WIDER_ROWS`). */
+  table: 'songs' | 'artists' | 'playlists';
+  /** Stage 1's first look, when a kind has one: names starting with the key (tiers 0 and 1). */
+  named?: (key: string) => RawBuilder<unknown>;
+  /** Stage 1: candidates from b-trees for the words as spelled. */
+  stageOne: (spelled: readonly string[]) => RawBuilder<unknown>;
+  /** Stage 2: other candidates from the trigram index. */
+  containing: (spellings: Spellings) => RawBuilder<unknown>;
+  /**
+   * The best `limit` of the candidates holding the spellings, except `exclude` (ids); ranked by
+   * tier for the term first when `ranked` (strict matches), else by popularity (typos).
+   */
+  among: (
+    db: Db,
+    candidates: RawBuilder<unknown>,
+    spellings: Spellings,
+    ranked: boolean,
+    limit: number,
+    exclude: readonly string[],
+  ) => Promise<T[]>;
+}
+
+/** The best `limit` of a kind for the term, through the stages this module describes, typos last. */
+export async function staged<T extends { id: string }>(
+  db: Db,
+  found: FinderTerm,
+  limit: number,
+  stages: Stages<T>,
+): Promise<T[]> {
+  const { term } = found;
+  if (term.words.length === 0) return [];
+  const strict = spellingsOf(term);
+  // Names starting with the term rank first and always match: when they fill the answer, no
+  // other candidate can enter it.
+  let rows = stages.named ? await stages.among(db, stages.named(term.key), strict, true, limit, []) : [];
+  if (rows.length < limit)
+    rows = await stages.among(db, stages.stageOne(term.words), strict, true, limit, []);
+  const widen =
+    rows.length < limit && hasTrigramWord(term) && ((await found.sizes())[stages.table] ?? 0) <= WIDER_ROWS;
+  if (widen) {
+    const all = sql`${stages.stageOne(term.words)} union ${stages.containing(strict)}`;
+    rows = await withinBudget(db, WIDER_BUDGET_MS, rows, (trx) =>
+      stages.among(trx, all, strict, true, limit, []),
+    );
+  }
+  if (rows.length >= limit) return rows;
+  const spellings = await found.typos();
+  if (!spellings) return rows;
+  // Typos: the names holding the closest spelling of each word, then (small tables) any other.
+  const closest = spellings.map((alternatives) => alternatives[1] ?? alternatives[0]!);
+  const exclude = rows.map((row) => row.id);
+  const more = (trx: Db, candidates: RawBuilder<unknown>) =>
+    stages.among(trx, candidates, spellings, false, limit - rows.length, exclude);
+  const typos = widen
+    ? await withinBudget(db, WIDER_BUDGET_MS, [], (trx) =>
+        more(trx, sql`${stages.stageOne(closest)} union ${stages.containing(spellings)}`),
+      )
+    : await more(db, stages.stageOne(closest));
+  return [...rows, ...typos];
+}

@@ -6,24 +6,20 @@ import { likePrefix } from '../like';
 import type { Db } from '../schema';
 import {
   type FinderTerm,
-  hasTrigramWord,
   keyStarts,
-  matchesSpellings,
+  longestOf,
   OTHER_CANDIDATES,
   PREFIX_CANDIDATES,
-  type Spellings,
-  WIDER_BUDGET_MS,
-  WIDER_ROWS,
-  withinBudget,
+  staged,
   wordStarts,
 } from './finder-bounds';
-import { relevanceTier, searchedRuns } from './search-terms';
+import { matchesSpellings, relevanceTier } from './search-terms';
 
 export { type FinderTerm, finderTerm } from './finder-bounds';
 
 /** What the finder needs of a kind: where its names are and how to rank them. */
 interface Kind {
-  /** The table whose size decides whether stage 2 runs (`WIDER_ROWS`). */
+  /** The table whose size decides whether stage 2 runs. */
   table: 'songs' | 'artists' | 'playlists';
   /** The rows: a subquery aliased `r`, with `id`, `key` (folded name), `name`. */
   from: RawBuilder<unknown>;
@@ -51,85 +47,36 @@ function named(kind: Kind, text: string): RawBuilder<unknown> {
  * (the others may be in another field, or in another order: the check after finds out).
  */
 function starting(kind: Kind, spelled: readonly string[]): RawBuilder<unknown> {
-  const key = spelled.join(' ');
-  const longest = spelled.reduce((a, b) => (b.length > a.length ? b : a), '');
+  const longest = longestOf(spelled);
   const driver =
     spelled.length > 1
       ? sql`union ${named(kind, longest)} union ${kind.starting(likePrefix(longest))}`
       : sql``;
-  return sql`${kind.starting(likePrefix(key))} ${driver}`;
-}
-
-/** Stage 1, from b-trees only: names starting with the term, then other names and words. */
-function stageOne(kind: Kind, spelled: readonly string[]): RawBuilder<unknown> {
-  return sql`${named(kind, spelled.join(' '))} union ${starting(kind, spelled)}`;
-}
-
-/** Stage 2's candidates: other matches from the trigram index. */
-function containing(kind: Kind, spellings: Spellings): RawBuilder<unknown> {
-  return sql`(select r.id from ${kind.from} where ${kind.where} and ${matchesSpellings(kind.compact, spellings)}
-    limit ${OTHER_CANDIDATES})`;
-}
-
-/**
- * The best `limit` of the candidates holding every run in one of its spellings, except
- * `exclude`; ranked by tier for the term (strict matches) or by popularity alone (typos).
- */
-async function best(
-  db: Db,
-  kind: Kind,
-  candidates: RawBuilder<unknown>,
-  spellings: Spellings,
-  order: RawBuilder<number> | undefined,
-  limit: number,
-  exclude: readonly string[],
-): Promise<string[]> {
-  const { rows } = await sql<{ id: string }>`
-    with candidates as materialized (${candidates})
-    select r.id from candidates c
-      cross join lateral (select r.* from ${kind.from} where r.id = c.id offset 0) r
-    where ${kind.where} and ${matchesSpellings(kind.compact, spellings)}
-      and not (r.id::text = any(${exclude}::text[]))
-    order by ${order ? sql`${order},` : sql``} ${kind.popularity} desc, r.name, r.id
-    limit ${limit}`.execute(db);
-  return rows.map((row) => row.id);
-}
-
-/** Whether stage 2 runs for a kind: its table is small enough for the trigram index to be cheap. */
-async function wider(found: FinderTerm, kind: Kind): Promise<boolean> {
-  return hasTrigramWord(found.term) && ((await found.sizes())[kind.table] ?? 0) <= WIDER_ROWS;
+  return sql`${kind.starting(likePrefix(spelled.join(' ')))} ${driver}`;
 }
 
 /** The ids of the best `limit` rows of a kind for the term, best first, typos last. */
 async function rank(db: Db, kind: Kind, found: FinderTerm, limit: number): Promise<string[]> {
-  const { term } = found;
-  if (term.words.length === 0) return [];
-  const tier = relevanceTier(sql.ref('r.key'), term);
-  const strict = searchedRuns(term).map((run) => [run]);
-  // The names starting with the term rank first (tiers 0 and 1) and always match: when they fill
-  // the answer, no other candidate can enter it.
-  let ids = await best(db, kind, named(kind, term.key), strict, tier, limit, []);
-  if (ids.length < limit) ids = await best(db, kind, stageOne(kind, term.words), strict, tier, limit, []);
-  const widen = ids.length < limit && (await wider(found, kind));
-  if (widen) {
-    const all = sql`${stageOne(kind, term.words)} union ${containing(kind, strict)}`;
-    ids = await withinBudget(db, WIDER_BUDGET_MS, ids, (trx) =>
-      best(trx, kind, all, strict, tier, limit, []),
-    );
-  }
-  if (ids.length >= limit) return ids;
-  const spellings = await found.typos();
-  if (!spellings) return ids;
-  // Typos: the names holding the closest spelling of each word, then (small tables) any other.
-  const closest = spellings.map((alternatives) => alternatives[1] ?? alternatives[0]!);
-  const more = (trx: Db, candidates: RawBuilder<unknown>) =>
-    best(trx, kind, candidates, spellings, undefined, limit - ids.length, ids);
-  const typos = widen
-    ? await withinBudget(db, WIDER_BUDGET_MS, [], (trx) =>
-        more(trx, sql`${stageOne(kind, closest)} union ${containing(kind, spellings)}`),
-      )
-    : await more(db, stageOne(kind, closest));
-  return [...ids, ...typos];
+  const tier = relevanceTier(sql.ref('r.key'), found.term);
+  const rows = await staged(db, found, limit, {
+    table: kind.table,
+    named: (key) => named(kind, key),
+    stageOne: (spelled) => sql`${named(kind, spelled.join(' '))} union ${starting(kind, spelled)}`,
+    containing: (spellings) => sql`(select r.id from ${kind.from}
+      where ${kind.where} and ${matchesSpellings(kind.compact, spellings)} limit ${OTHER_CANDIDATES})`,
+    among: async (trx, candidates, spellings, ranked, count, exclude) =>
+      (
+        await sql<{ id: string }>`
+          with candidates as materialized (${candidates})
+          select r.id from candidates c
+            cross join lateral (select r.* from ${kind.from} where r.id = c.id offset 0) r
+          where ${kind.where} and ${matchesSpellings(kind.compact, spellings)}
+            and not (r.id::text = any(${exclude}::text[]))
+          order by ${ranked ? sql`${tier},` : sql``} ${kind.popularity} desc, r.name, r.id
+          limit ${count}`.execute(trx)
+      ).rows,
+  });
+  return rows.map((row) => row.id);
 }
 
 const SONGS: Kind = {

@@ -56,8 +56,32 @@ export function matchesTerm(
       sql` or `,
     )})`;
   }
+  return matchesSpellings(compact, spellingsOf(term));
+}
+
+/**
+ * The spellings a term's runs may be matched with: each run's alternatives (itself first). A
+ * strict search has one per run (`spellingsOf`); with typos, a word's alternatives are the
+ * vocabulary's words within its allowance (`finder-bounds.ts`).
+ */
+export type Spellings = readonly (readonly string[])[];
+
+/** The term's runs, each spelled only as typed. */
+export const spellingsOf = (term: SearchTerm): Spellings => searchedRuns(term).map((run) => [run]);
+
+/** Compact text holding, for every run, one of its spellings (one trigram-indexable LIKE each). */
+export function matchesSpellings(
+  compact: Expression<string | null>,
+  spellings: Spellings,
+): RawBuilder<boolean> {
   return sql<boolean>`(${sql.join(
-    searchedRuns(term).map((word) => sql`${compact} like ${likeContains(word)}`),
+    spellings.map(
+      (alternatives) =>
+        sql`(${sql.join(
+          alternatives.map((spelling) => sql`${compact} like ${likeContains(spelling)}`),
+          sql` or `,
+        )})`,
+    ),
     sql` and `,
   )})`;
 }
