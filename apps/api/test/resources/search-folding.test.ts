@@ -137,7 +137,8 @@ describe('search folding on GET /v1/artists, /genres, /users and /profiles', () 
   );
 
   it('looks for an artist name with no letter or digit literally, and substrings still', async () => {
-    const t = uid();
+    // No 5 in the tag: the term below looks for "50", which a tag holding it would put in every name.
+    const t = uid().replace(/5/g, 'x');
     const made: Artist[] = [];
     for (const name of [`${t} 50/50`, `${t} 5050`, `${t} 100%`, `${t} 1000`]) {
       made.push(await makeArtist(w.api, w.admin, { name }));
