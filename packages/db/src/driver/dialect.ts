@@ -4,7 +4,17 @@ import {
   PostgresAdapter,
   PostgresIntrospector,
   PostgresQueryCompiler,
+  type TransactionSettings,
 } from 'kysely';
+
+/** The `begin` that opens a transaction with Kysely's settings (isolation level, access mode). */
+export function beginCommand(settings: TransactionSettings): string {
+  const modes = [
+    settings.isolationLevel ? `isolation level ${settings.isolationLevel}` : '',
+    settings.accessMode ?? '',
+  ].filter(Boolean);
+  return `begin${modes.length ? ` ${modes.join(' ')}` : ''}`;
+}
 
 /**
  * PostgreSQL as Kysely speaks it (its own adapter, compiler and introspector) over a driver of

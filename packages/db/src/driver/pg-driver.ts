@@ -7,6 +7,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import { isDatabaseUnavailable } from '../errors';
+import { beginCommand } from './dialect';
 import { isStalePlan, renewStatement, type Statement, statementFor } from './prepared';
 
 /**
@@ -236,12 +237,7 @@ export class PipelinedDriver implements Driver {
     const lazy = connection as LazyConnection;
     lazy.exclusive = await this.options.pool.connect();
     lazy.exclusive.on('error', lazy.onExclusiveError);
-    const modes = [
-      settings.isolationLevel ? `isolation level ${settings.isolationLevel}` : '',
-      settings.accessMode ?? '',
-    ].filter(Boolean);
-    const begin = `begin${modes.length ? ` ${modes.join(' ')}` : ''}`;
-    await lazy.executeQuery(CompiledQuery.raw(`${begin}${this.options.transactionPrelude}`));
+    await lazy.executeQuery(CompiledQuery.raw(`${beginCommand(settings)}${this.options.transactionPrelude}`));
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {

@@ -7,7 +7,9 @@ import {
   type QueryCompiler,
   type QueryResult,
   sql,
+  type TransactionSettings,
 } from 'kysely';
+import { beginCommand } from './dialect';
 import { mayWrite } from './prepared';
 
 /**
@@ -38,8 +40,8 @@ export class PGliteDriver implements Driver {
     return this.#connection;
   }
 
-  async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('begin'));
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(beginCommand(settings)));
   }
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('commit'));

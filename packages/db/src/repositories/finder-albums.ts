@@ -1,5 +1,4 @@
 import { type RawBuilder, sql } from 'kysely';
-import { likePrefix } from '../like';
 import type { Db } from '../schema';
 import { type FinderTerm, keyStarts, longestOf, OTHER_CANDIDATES, staged, wordStarts } from './finder-bounds';
 import { matchesSpellings, relevanceTier, type Spellings } from './search-terms';
@@ -35,7 +34,7 @@ export async function findAlbums(db: Db, found: FinderTerm, limit: number): Prom
 /** Songs whose album name holds a word starting with the words (or, for several, the longest). */
 function stageOne(spelled: readonly string[]): RawBuilder<unknown> {
   const starting = (text: string) =>
-    sql`${keyStarts('songs', 'album_key', likePrefix(text), sql`album_key <> ''`)} union ${wordStarts('l', likePrefix(text))}`;
+    sql`${keyStarts('songs', 'album_key', text, sql`album_key <> ''`)} union ${wordStarts('l', text)}`;
   const longest = longestOf(spelled);
   return spelled.length > 1
     ? sql`${starting(spelled.join(' '))} union ${starting(longest)}`

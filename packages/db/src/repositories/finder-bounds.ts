@@ -1,7 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
-import { codeOf } from '../errors';
+import { prefixEnd } from '../like';
 import type { Db } from '../schema';
-import { type SearchTerm, type Spellings, searchedRuns, spellingsOf } from './search-terms';
+import { foldTerm, type SearchTerm, type Spellings, searchedRuns, spellingsOf } from './search-terms';
 
 /**
  * The finder behind `GET /search`: the best few songs, artists, albums and playlists for a term
@@ -14,15 +14,16 @@ import { type SearchTerm, type Spellings, searchedRuns, spellingsOf } from './se
  *
  * 1. b-trees only: the first `PREFIX_CANDIDATES` names starting with the term (exact matches
  *    first), and for songs also those whose album or an artist's name starts with it;
- * 2. within `WIDER_BUDGET_MS`, up to `OTHER_CANDIDATES` other matches from the trigram index,
- *    when a word of the term has three characters or more (a word inside a name, a song found
- *    by its album or artists). At a million songs a common word's trigrams list tens of
- *    thousands of songs, which costs tens of milliseconds to read; a stage the budget cancels
- *    adds nothing (the first stage's matches stand);
+ * 2. only for a kind whose table holds at most `WIDER_ROWS` rows: up to `OTHER_CANDIDATES` other
+ *    matches from the trigram index, when a word of the term has three characters or more (a word
+ *    inside a name, a song found by its album or artists). The table's size bounds its cost; at a
+ *    million songs a common word's trigrams list tens of thousands of songs, tens of milliseconds
+ *    to read for any answer of five, so the larger kinds skip it;
  * 3. typos: each word of five letters or more is looked up in the vocabulary of the catalogue's
- *    words (`search_vocabulary`, tens of thousands of words, not a million texts) for words within
- *    its allowance of edits (the last word also as the start of a longer one); the names matching
- *    with those spellings are then found as in stages 1 and 2.
+ *    words (`search_vocabulary`, tens or hundreds of thousands of words, not a million texts: the
+ *    lookup costs 2-10 ms at 370,000 words) for words within its allowance of edits (the last word
+ *    also as the start of a longer one); the names matching with those spellings are then found
+ *    as in stages 1 and 2.
  *
  * A list with `sort=relevance` ranks every match; the finder ranks the candidates these stages
  * give, which at a small catalogue are every match, and at a large one the first in name order.
@@ -31,28 +32,24 @@ export const PREFIX_CANDIDATES = 20;
 export const OTHER_CANDIDATES = 300;
 /** Stage 2 runs for a kind whose table holds at most this many rows. */
 const WIDER_ROWS = 50_000;
-/** How long stage 2 may run (ms), and stage 3 (each of its statements). */
-const WIDER_BUDGET_MS = 100;
 
 const hasTrigramWord = (term: SearchTerm) => searchedRuns(term).some((run) => run.length >= 3);
 
 /**
- * Runs `work` in a transaction of its own with a statement timeout of `ms` (set for that
- * transaction only, so nothing else on the connection sees it, behind a transaction-mode pooler
- * too); work the budget cancels gives `none`. (The embedded database ignores the timeout: its
- * catalogues are small.)
+ * What every finder statement runs with, for its transaction only: one generic plan per prepared
+ * statement (see `finderTransaction`), and the trigram word similarity that admits a typo's
+ * spelling (at least 0.2: two edits in a word of nine letters keep a fifth of its trigrams).
  */
-async function withinBudget<T>(db: Db, ms: number, none: T, work: (trx: Db) => Promise<T>): Promise<T> {
-  try {
-    return await db.transaction().execute(async (trx) => {
-      await sql`select set_config('statement_timeout', ${`${ms}ms`}, true),
-        set_config('pg_trgm.word_similarity_threshold', '0.2', true)`.execute(trx);
-      return work(trx);
-    });
-  } catch (error) {
-    if (codeOf(error) === '57014') return none;
-    throw error;
-  }
+const FINDER_SETTINGS = sql`set_config('plan_cache_mode', 'force_generic_plan', true),
+  set_config('pg_trgm.word_similarity_threshold', '0.2', true)`;
+
+/** `work` in a finder transaction: on `db` when it is one (`finderTransaction`), else a new one. */
+async function inFinderSettings<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
+  if (db.isTransaction) return work(db);
+  return db.transaction().execute(async (trx) => {
+    await sql`select ${FINDER_SETTINGS}`.execute(trx);
+    return work(trx);
+  });
 }
 
 /** A word's allowance of edits: none below 5 letters, one for 5 to 8, two from 9. */
@@ -68,7 +65,7 @@ const allowance = (word: string) => (Array.from(word).length >= 9 ? 2 : Array.fr
 async function typoSpellings(db: Db, term: SearchTerm): Promise<Spellings | undefined> {
   if (!term.words.some((word) => allowance(word) > 0)) return undefined;
   const last = term.words.length;
-  return withinBudget(db, WIDER_BUDGET_MS, undefined, async (trx) => {
+  return inFinderSettings(db, async (trx) => {
     const { rows } = await sql<{ i: number; words: string[] }>`
       select q.i::int as i, array(
         select v.word from search_vocabulary v
@@ -98,9 +95,38 @@ export interface FinderTerm {
   sizes(): Promise<Record<string, number>>;
 }
 
-export function finderTerm(db: Db, term: SearchTerm): FinderTerm {
+/**
+ * `term` as `db` looks for it. The catalogue's sizes are read through `db` too (on the embedded
+ * database, a statement on another connection would wait for this one's transaction to end), but
+ * cached for `database`: a transaction lives for one request.
+ */
+export function finderTerm(db: Db, term: SearchTerm, database: Db = db): FinderTerm {
   let typos: Promise<Spellings | undefined> | undefined;
-  return { term, typos: () => (typos ??= typoSpellings(db, term)), sizes: () => catalogueSizes(db) };
+  return {
+    term,
+    typos: () => (typos ??= typoSpellings(db, term)),
+    sizes: () => catalogueSizes(db, database),
+  };
+}
+
+/**
+ * Runs a search for `raw` in one read-only transaction: one snapshot for every kind, and on a
+ * server connection of our own (prepared statements, see the driver) one plan per statement, kept
+ * for the connection's life (`plan_cache_mode`), instead of a plan made for each execution, which
+ * at a million songs cost as much as running the statement. The finder's statements are written
+ * for that: a key's start is a range of its b-tree (`startsWith`), not a pattern the planner must
+ * see, and candidates are few and checked by primary key, so one plan serves every term. Behind
+ * a pooler statements are unnamed and planned each time; the setting changes nothing there.
+ */
+export async function finderTransaction<T>(
+  db: Db,
+  raw: string,
+  work: (trx: Db, term: FinderTerm) => Promise<T>,
+): Promise<T> {
+  return db
+    .transaction()
+    .setAccessMode('read only')
+    .execute(async (trx) => work(trx, finderTerm(trx, await foldTerm(trx, raw, FINDER_SETTINGS), db)));
 }
 
 /**
@@ -115,27 +141,40 @@ export function forgetCatalogueSizes(db: Db): void {
   sizesRead.delete(db);
 }
 
-async function catalogueSizes(db: Db): Promise<Record<string, number>> {
-  const known = sizesRead.get(db);
+async function catalogueSizes(db: Db, database: Db): Promise<Record<string, number>> {
+  const known = sizesRead.get(database);
   if (known && Date.now() - known.at < SIZES_TTL_MS) return known.sizes;
   const sizes = db
     .selectFrom('row_counts')
     .select(['table_name', 'total'])
     .execute()
     .then((rows) => Object.fromEntries(rows.map((row) => [row.table_name, Number(row.total)])));
-  sizesRead.set(db, { at: Date.now(), sizes });
-  sizes.catch(() => sizesRead.delete(db));
+  sizesRead.set(database, { at: Date.now(), sizes });
+  sizes.catch(() => sizesRead.delete(database));
   return sizes;
 }
 
-/** Rows of `table` whose `column` (a folded key) starts with `pattern`: the first in key order. */
-export const keyStarts = (table: string, column: string, pattern: string, where = sql`true`) =>
-  sql`(select id from ${sql.table(table)} where ${where} and ${sql.ref(column)} like ${pattern}
+/**
+ * Whether `column` (a folded key, collation "C") starts with `text`, as a range of the key's
+ * b-tree. Not `LIKE 'text%'`: the planner turns a pattern into a range only when it sees the
+ * pattern, so a prepared statement with the pattern as a parameter could never keep one plan.
+ * With the range, the finder's statements keep theirs (see `cachedPlans`).
+ */
+export function startsWith(column: RawBuilder<unknown>, text: string): RawBuilder<boolean> {
+  const end = prefixEnd(text);
+  return end === undefined
+    ? sql<boolean>`${column} >= ${text}`
+    : sql<boolean>`(${column} >= ${text} and ${column} < ${end})`;
+}
+
+/** Rows of `table` whose `column` (a folded key) starts with `text`: the first in key order. */
+export const keyStarts = (table: string, column: string, text: string, where = sql`true`) =>
+  sql`(select id from ${sql.table(table)} where ${where} and ${startsWith(sql.ref(column), text)}
     order by ${sql.ref(column)} limit ${PREFIX_CANDIDATES})`;
 
-/** Ids whose name of `kind` (`search_starts`) has a word after its first starting with `pattern`. */
-export const wordStarts = (kind: string, pattern: string) =>
-  sql`(select id from search_starts where kind = ${kind} and start like ${pattern}
+/** Ids whose name of `kind` (`search_starts`) has a word after its first starting with `text`. */
+export const wordStarts = (kind: string, text: string) =>
+  sql`(select id from search_starts where kind = ${kind} and ${startsWith(sql.ref('start'), text)}
     order by start limit ${PREFIX_CANDIDATES})`;
 
 /** The longest of the words: what a term of several words is also looked for by. */
@@ -185,9 +224,7 @@ export async function staged<T extends { id: string }>(
     rows.length < limit && hasTrigramWord(term) && ((await found.sizes())[stages.table] ?? 0) <= WIDER_ROWS;
   if (widen) {
     const all = sql`${stages.stageOne(term.words)} union ${stages.containing(strict)}`;
-    rows = await withinBudget(db, WIDER_BUDGET_MS, rows, (trx) =>
-      stages.among(trx, all, strict, true, limit, []),
-    );
+    rows = await stages.among(db, all, strict, true, limit, []);
   }
   if (rows.length >= limit) return rows;
   const spellings = await found.typos();
@@ -195,12 +232,9 @@ export async function staged<T extends { id: string }>(
   // Typos: the names holding the closest spelling of each word, then (small tables) any other.
   const closest = spellings.map((alternatives) => alternatives[1] ?? alternatives[0]!);
   const exclude = rows.map((row) => row.id);
-  const more = (trx: Db, candidates: RawBuilder<unknown>) =>
-    stages.among(trx, candidates, spellings, false, limit - rows.length, exclude);
-  const typos = widen
-    ? await withinBudget(db, WIDER_BUDGET_MS, [], (trx) =>
-        more(trx, sql`${stages.stageOne(closest)} union ${stages.containing(spellings)}`),
-      )
-    : await more(db, stages.stageOne(closest));
+  const candidates = widen
+    ? sql`${stages.stageOne(closest)} union ${stages.containing(spellings)}`
+    : stages.stageOne(closest);
+  const typos = await stages.among(db, candidates, spellings, false, limit - rows.length, exclude);
   return [...rows, ...typos];
 }

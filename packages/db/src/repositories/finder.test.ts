@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../testing/index';
-import { findAlbums, findArtistIds, finderTerm, findSongIds } from './finder';
+import { findAlbums, findArtistIds, finderTerm, finderTransaction, findSongIds } from './finder';
 import { forgetCatalogueSizes } from './finder-bounds';
 import { foldTerm } from './search-terms';
 
@@ -24,6 +24,9 @@ beforeAll(async () => {
     ['glove', 'Glove', null, []],
     ['hoppipolla', 'Hoppípolla', 'Takk…', ['sigur']],
     ['hello', 'Hello World', null, []],
+    ['zed', 'Zz Top', null, []],
+    ['zedAfter', 'Z{ after', null, []],
+    ['zeta', 'Ζήτα', null, []],
   ];
   const artists: Array<[string, string]> = [
     ['lovers', 'The Lovers'],
@@ -91,6 +94,30 @@ describe(`the finder at scale, from b-trees and the vocabulary (${process.env.TE
     await looksLarge(false);
     expect(await find('ppipo')).toEqual(['hoppipolla']);
     expect(await find('love')).toEqual(['love', 'loveSong', 'endless', 'glove', 'onAlbum', 'byLovers']);
+  });
+
+  it('reads a start as a range of the key: the last character, however far up, ends it exactly', async () => {
+    // "z" + 1 is "{": "zz top" is in the range for "zz", "z{ after" is not.
+    expect(await find('zz')).toEqual(['zed']);
+    expect(await find('z')).toEqual(['zed', 'zedAfter']);
+    expect(await find('ζητ')).toEqual(['zeta']);
+    expect(await find('ζήτα')).toEqual(['zeta']);
+  });
+
+  it('runs a search in one read-only transaction with one plan per statement', async () => {
+    const settings = await finderTransaction(database.db, 'love', async (trx, term) => {
+      const { rows } = await sql<{ mode: string; threshold: string; readOnly: string }>`
+        select current_setting('plan_cache_mode') as mode,
+          current_setting('pg_trgm.word_similarity_threshold') as threshold,
+          current_setting('transaction_read_only') as "readOnly"`.execute(trx);
+      return { ...rows[0], found: (await findSongIds(trx, term, 1)).length };
+    });
+    expect(settings).toEqual({ mode: 'force_generic_plan', threshold: '0.2', readOnly: 'on', found: 1 });
+    // For that transaction only.
+    const { rows } = await sql<{ mode: string }>`select current_setting('plan_cache_mode') as mode`.execute(
+      database.db,
+    );
+    expect(rows[0]?.mode).toBe('auto');
   });
 
   it('finds albums by a word of their name', async () => {

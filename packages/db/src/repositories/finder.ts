@@ -2,7 +2,6 @@ import { type RawBuilder, sql } from 'kysely';
 
 export { type FoundAlbum, findAlbums } from './finder-albums';
 
-import { likePrefix } from '../like';
 import type { Db } from '../schema';
 import {
   type FinderTerm,
@@ -11,11 +10,12 @@ import {
   OTHER_CANDIDATES,
   PREFIX_CANDIDATES,
   staged,
+  startsWith,
   wordStarts,
 } from './finder-bounds';
 import { matchesSpellings, relevanceTier } from './search-terms';
 
-export { type FinderTerm, finderTerm } from './finder-bounds';
+export { type FinderTerm, finderTerm, finderTransaction } from './finder-bounds';
 
 /** What the finder needs of a kind: where its names are and how to rank them. */
 interface Kind {
@@ -30,14 +30,14 @@ interface Kind {
   popularity: RawBuilder<number>;
   /**
    * Stage 1: ids of rows whose name (a word after its first) or a related name (a song's album or
-   * artists) starts with `pattern`, from b-trees, bounded.
+   * artists) starts with `text`, from b-trees, bounded.
    */
-  starting: (pattern: string) => RawBuilder<unknown>;
+  starting: (text: string) => RawBuilder<unknown>;
 }
 
 /** Stage 1's first candidates: the names starting with `text` (tiers 0 and 1), first by name. */
 function named(kind: Kind, text: string): RawBuilder<unknown> {
-  return sql`(select r.id from ${kind.from} where ${kind.where} and r.key like ${likePrefix(text)}
+  return sql`(select r.id from ${kind.from} where ${kind.where} and ${startsWith(sql.ref('r.key'), text)}
     order by r.key limit ${PREFIX_CANDIDATES})`;
 }
 
@@ -49,10 +49,8 @@ function named(kind: Kind, text: string): RawBuilder<unknown> {
 function starting(kind: Kind, spelled: readonly string[]): RawBuilder<unknown> {
   const longest = longestOf(spelled);
   const driver =
-    spelled.length > 1
-      ? sql`union ${named(kind, longest)} union ${kind.starting(likePrefix(longest))}`
-      : sql``;
-  return sql`${kind.starting(likePrefix(spelled.join(' ')))} ${driver}`;
+    spelled.length > 1 ? sql`union ${named(kind, longest)} union ${kind.starting(longest)}` : sql``;
+  return sql`${kind.starting(spelled.join(' '))} ${driver}`;
 }
 
 /** The ids of the best `limit` rows of a kind for the term, best first, typos last. */
@@ -86,9 +84,9 @@ const SONGS: Kind = {
   where: sql<boolean>`true`,
   popularity: sql<number>`(select count(*) from playlist_songs ps where ps.song_id = r.id)`,
   // Words of titles, albums (from the first), and the songs of artists named so.
-  starting: (pattern) => sql`${wordStarts('t', pattern)}
-    union ${keyStarts('songs', 'album_key', pattern, sql`album_key <> ''`)} union ${wordStarts('l', pattern)}
-    union (select sa.song_id from (${keyStarts('artists', 'name_key', pattern)} union ${wordStarts('a', pattern)}) a
+  starting: (text) => sql`${wordStarts('t', text)}
+    union ${keyStarts('songs', 'album_key', text, sql`album_key <> ''`)} union ${wordStarts('l', text)}
+    union (select sa.song_id from (${keyStarts('artists', 'name_key', text)} union ${wordStarts('a', text)}) a
       join song_artists sa on sa.artist_id = a.id limit ${PREFIX_CANDIDATES})`,
 };
 
@@ -103,7 +101,7 @@ const ARTISTS: Kind = {
   where: sql<boolean>`true`,
   popularity: sql<number>`(select count(*) from song_artists sa join playlist_songs ps on ps.song_id = sa.song_id
     where sa.artist_id = r.id)`,
-  starting: (pattern) => wordStarts('a', pattern),
+  starting: (text) => wordStarts('a', text),
 };
 
 export async function findArtistIds(db: Db, term: FinderTerm, limit: number): Promise<string[]> {
@@ -118,7 +116,7 @@ function playlistsOf(viewerId: string | null): Kind {
     compact: sql<string>`replace(r.key, ' ', '')`,
     where: sql<boolean>`(r.is_public or r.user_id = ${viewerId}::uuid)`,
     popularity: sql<number>`(select count(*) from playlist_songs ps where ps.playlist_id = r.id)`,
-    starting: (pattern) => wordStarts('p', pattern),
+    starting: (text) => wordStarts('p', text),
   };
 }
 

@@ -21,12 +21,17 @@ const folded = new Map<string, SearchTerm>();
 /**
  * The term folded by the database, so stored text and terms fold by one definition. The result is
  * remembered: a repeated term costs no round trip. The words then reach each query as parameters,
- * which lets the planner weigh them against the trigram and b-tree indexes.
+ * which lets the planner weigh them against the trigram and b-tree indexes. `alongside`: more to
+ * select in the same round trip (settings), selected alone when the term is remembered.
  */
-export async function foldTerm(db: Db, raw: string): Promise<SearchTerm> {
+export async function foldTerm(db: Db, raw: string, alongside?: RawBuilder<unknown>): Promise<SearchTerm> {
   const known = folded.get(raw);
-  if (known) return known;
-  const { rows } = await sql<{ key: string }>`select search_fold(${raw}) as key`.execute(db);
+  if (known) {
+    if (alongside) await sql`select ${alongside}`.execute(db);
+    return known;
+  }
+  const { rows } = await sql<{ key: string }>`select search_fold(${raw}) as key
+    ${alongside ? sql`, ${alongside}` : sql``}`.execute(db);
   const key = rows[0]?.key ?? '';
   const term = { raw, key, words: key === '' ? [] : key.split(' ') };
   folded.set(raw, term);

@@ -1,4 +1,4 @@
-import { artists, finder, foldTerm, playlists, songs } from '@music/db';
+import { artists, finder, playlists, songs } from '@music/db';
 import type { AuthedContext } from '../../kernel';
 import { toArtist } from '../artists/artists.schema';
 import { toPlaylist } from '../playlists/playlists.schema';
@@ -20,31 +20,33 @@ export async function search(ctx: AuthedContext, input: SearchInput): Promise<Se
   const types: readonly SearchType[] = input.types
     ? SEARCH_TYPES.filter((type) => input.types!.split(',').includes(type))
     : SEARCH_TYPES;
-  const term = finder.finderTerm(ctx.db, await foldTerm(ctx.db, input.q));
   const { limit } = input;
-  const result: SearchResult = {};
-  // One after another: on the embedded database queries run one at a time anyway, and on a
-  // server a search holds one connection of the pool, not four.
-  for (const type of types) {
-    if (type === 'songs') {
-      const ids = await finder.findSongIds(ctx.db, term, limit);
-      result.songs = inOrder(ids, await songs.findSongsWithArtists(ctx.db, ids)).map(toSong);
-    } else if (type === 'artists') {
-      const ids = await finder.findArtistIds(ctx.db, term, limit);
-      result.artists = inOrder(ids, await artists.findArtistsByIds(ctx.db, ids)).map(toArtist);
-    } else if (type === 'albums') {
-      const found = await finder.findAlbums(ctx.db, term, limit);
-      result.albums = found.map((album) => ({
-        name: album.name,
-        artistIds: album.artist_ids,
-        songCount: album.song_count,
-      }));
-    } else {
-      const key = ctx.actor.apiKey;
-      const viewer = key && !key.scopes.includes('playlists:read') ? null : ctx.actor.user.id;
-      const ids = await finder.findPlaylistIds(ctx.db, term, limit, viewer);
-      result.playlists = inOrder(ids, await playlists.findPlaylistsWithSongs(ctx.db, ids)).map(toPlaylist);
+  const key = ctx.actor.apiKey;
+  const viewer = key && !key.scopes.includes('playlists:read') ? null : ctx.actor.user.id;
+  // One kind after another, in one transaction (one snapshot, cached plans: finderTransaction):
+  // on the embedded database queries run one at a time anyway, and on a server a search holds
+  // one connection of the pool, not four.
+  return finder.finderTransaction(ctx.db, input.q, async (db, term) => {
+    const result: SearchResult = {};
+    for (const type of types) {
+      if (type === 'songs') {
+        const ids = await finder.findSongIds(db, term, limit);
+        result.songs = inOrder(ids, await songs.findSongsWithArtists(db, ids)).map(toSong);
+      } else if (type === 'artists') {
+        const ids = await finder.findArtistIds(db, term, limit);
+        result.artists = inOrder(ids, await artists.findArtistsByIds(db, ids)).map(toArtist);
+      } else if (type === 'albums') {
+        const found = await finder.findAlbums(db, term, limit);
+        result.albums = found.map((album) => ({
+          name: album.name,
+          artistIds: album.artist_ids,
+          songCount: album.song_count,
+        }));
+      } else {
+        const ids = await finder.findPlaylistIds(db, term, limit, viewer);
+        result.playlists = inOrder(ids, await playlists.findPlaylistsWithSongs(db, ids)).map(toPlaylist);
+      }
     }
-  }
-  return result;
+    return result;
+  });
 }
