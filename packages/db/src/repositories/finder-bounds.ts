@@ -216,10 +216,14 @@ export async function staged<T extends { id: string }>(
   if (term.words.length === 0) return [];
   const strict = spellingsOf(term);
   // Names starting with the term rank first and always match: when they fill the answer, no
-  // other candidate can enter it.
-  let rows = stages.named ? await stages.among(db, stages.named(term.key), strict, true, limit, []) : [];
-  if (rows.length < limit)
-    rows = await stages.among(db, stages.stageOne(term.words), strict, true, limit, []);
+  // other candidate can enter it, and the rest of stage 1 is not read (a one-time filter in the
+  // same statement).
+  const first = stages.named
+    ? sql`with named as materialized ${stages.named(term.key)}
+        select id from named
+        union select id from (${stages.stageOne(term.words)}) s where (select count(*) from named) < ${limit}`
+    : stages.stageOne(term.words);
+  let rows = await stages.among(db, first, strict, true, limit, []);
   const widen =
     rows.length < limit && hasTrigramWord(term) && ((await found.sizes())[stages.table] ?? 0) <= WIDER_ROWS;
   if (widen) {
