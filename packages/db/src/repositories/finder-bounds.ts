@@ -37,10 +37,14 @@ const hasTrigramWord = (term: SearchTerm) => searchedRuns(term).some((run) => ru
 
 /**
  * What every finder statement runs with, for its transaction only: one generic plan per prepared
- * statement (see `finderTransaction`), and the trigram word similarity that admits a typo's
- * spelling (at least 0.2: two edits in a word of nine letters keep a fifth of its trigrams).
+ * statement (see `finderTransaction`); no JIT compilation (a generic plan's cost is estimated
+ * without the term, for hundreds of candidates: a variant of these statements passed
+ * `jit_above_cost` and spent 30 ms compiling a statement that runs in one or two; none of these
+ * does today, and none should); and the trigram word similarity that admits a typo's spelling
+ * (at least 0.2: two edits in a word of nine letters keep a fifth of its trigrams).
  */
 const FINDER_SETTINGS = sql`set_config('plan_cache_mode', 'force_generic_plan', true),
+  set_config('jit', 'off', true),
   set_config('pg_trgm.word_similarity_threshold', '0.2', true)`;
 
 /** `work` in a finder transaction: on `db` when it is one (`finderTransaction`), else a new one. */
