@@ -1,6 +1,6 @@
 // Why a request class missed its target: the statements its slowest requests run, replayed
 // under EXPLAIN (ANALYZE, BUFFERS) on the seeded database, the slowest statements' plans kept.
-import { artists, type Db, finder, foldTerm, playlists, songs } from '@music/db';
+import { artists, type Db, finder, playlists, songs } from '@music/db';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 
@@ -36,11 +36,12 @@ async function runRequest(db: Db, requestClass: RequestClass, q: string, viewerI
     await songs.findSongsWithArtists(db, page.ids);
     return;
   }
-  const term = finder.finderTerm(db, await foldTerm(db, q));
-  await songs.findSongsWithArtists(db, await finder.findSongIds(db, term, 5));
-  await artists.findArtistsByIds(db, await finder.findArtistIds(db, term, 5));
-  await finder.findAlbums(db, term, 5);
-  await playlists.findPlaylistsWithSongs(db, await finder.findPlaylistIds(db, term, 5, viewerId));
+  await finder.finderTransaction(db, q, async (trx, term) => {
+    await songs.findSongsWithArtists(trx, await finder.findSongIds(trx, term, 5));
+    await artists.findArtistsByIds(trx, await finder.findArtistIds(trx, term, 5));
+    await finder.findAlbums(trx, term, 5);
+    await playlists.findPlaylistsWithSongs(trx, await finder.findPlaylistIds(trx, term, 5, viewerId));
+  });
 }
 
 /** The statements one request runs, in order (transaction control included). */

@@ -21,7 +21,7 @@ import { foldTerm, type SearchTerm, type Spellings, searchedRuns, spellingsOf } 
  *    to read for any answer of five, so the larger kinds skip it;
  * 3. typos: each word of five letters or more is looked up in the vocabulary of the catalogue's
  *    words (`search_vocabulary`, tens or hundreds of thousands of words, not a million texts: the
- *    lookup costs 2-10 ms at 370,000 words) for words within its allowance of edits (the last word
+ *    lookup costs 1.5-10 ms at 370,000 words) for words within its allowance of edits (the last word
  *    also as the start of a longer one); the names matching with those spellings are then found
  *    as in stages 1 and 2.
  *
@@ -47,15 +47,6 @@ const FINDER_SETTINGS = sql`set_config('plan_cache_mode', 'force_generic_plan', 
   set_config('jit', 'off', true),
   set_config('pg_trgm.word_similarity_threshold', '0.2', true)`;
 
-/** `work` in a finder transaction: on `db` when it is one (`finderTransaction`), else a new one. */
-async function inFinderSettings<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
-  if (db.isTransaction) return work(db);
-  return db.transaction().execute(async (trx) => {
-    await sql`select ${FINDER_SETTINGS}`.execute(trx);
-    return work(trx);
-  });
-}
-
 /** A word's allowance of edits: none below 5 letters, one for 5 to 8, two from 9. */
 const allowance = (word: string) => (Array.from(word).length >= 9 ? 2 : Array.from(word).length >= 5 ? 1 : 0);
 
@@ -64,13 +55,12 @@ const allowance = (word: string) => (Array.from(word).length >= 9 ? 2 : Array.fr
  * shorter than five letters). Each word of five letters or more may also be any vocabulary word
  * within its allowance of edits (the last word, still being typed, also any word whose start is);
  * the words are found by trigram word similarity (at least 0.2: two edits in a word of nine
- * letters keep a fifth of its trigrams) and checked by edit distance.
+ * letters keep a fifth of its trigrams, set by `finderTransaction`) and checked by edit distance.
  */
-async function typoSpellings(db: Db, term: SearchTerm): Promise<Spellings | undefined> {
+async function typoSpellings(trx: Db, term: SearchTerm): Promise<Spellings | undefined> {
   if (!term.words.some((word) => allowance(word) > 0)) return undefined;
   const last = term.words.length;
-  return inFinderSettings(db, async (trx) => {
-    const { rows } = await sql<{ i: number; words: string[] }>`
+  const { rows } = await sql<{ i: number; words: string[] }>`
       select q.i::int as i, array(
         select v.word from search_vocabulary v
         where q.w <% v.word and v.word <> q.w
@@ -83,10 +73,9 @@ async function typoSpellings(db: Db, term: SearchTerm): Promise<Spellings | unde
       from (select w, i, case when length(w) >= 9 then 2 when length(w) >= 5 then 1 else 0 end as k
         from unnest(${term.words}::text[]) with ordinality as t(w, i)) q
       where q.k > 0`.execute(trx);
-    const alternatives = new Map(rows.map((row) => [row.i, row.words]));
-    if (![...alternatives.values()].some((words) => words.length > 0)) return undefined;
-    return term.words.map((word, i) => [word, ...(alternatives.get(i + 1) ?? [])]);
-  });
+  const alternatives = new Map(rows.map((row) => [row.i, row.words]));
+  if (![...alternatives.values()].some((words) => words.length > 0)) return undefined;
+  return term.words.map((word, i) => [word, ...(alternatives.get(i + 1) ?? [])]);
 }
 
 /**
@@ -100,16 +89,16 @@ export interface FinderTerm {
 }
 
 /**
- * `term` as `db` looks for it. The catalogue's sizes are read through `db` too (on the embedded
- * database, a statement on another connection would wait for this one's transaction to end), but
- * cached for `database`: a transaction lives for one request.
+ * `term` as the finder's transaction `trx` looks for it. The catalogue's sizes are read through
+ * `trx` too (on the embedded database, a statement on another connection would wait for this
+ * one's transaction to end), but cached for `database`: a transaction lives for one request.
  */
-export function finderTerm(db: Db, term: SearchTerm, database: Db = db): FinderTerm {
+function finderTerm(trx: Db, term: SearchTerm, database: Db): FinderTerm {
   let typos: Promise<Spellings | undefined> | undefined;
   return {
     term,
-    typos: () => (typos ??= typoSpellings(db, term)),
-    sizes: () => catalogueSizes(db, database),
+    typos: () => (typos ??= typoSpellings(trx, term)),
+    sizes: () => catalogueSizes(trx, database),
   };
 }
 
@@ -162,7 +151,7 @@ async function catalogueSizes(db: Db, database: Db): Promise<Record<string, numb
  * Whether `column` (a folded key, collation "C") starts with `text`, as a range of the key's
  * b-tree. Not `LIKE 'text%'`: the planner turns a pattern into a range only when it sees the
  * pattern, so a prepared statement with the pattern as a parameter could never keep one plan.
- * With the range, the finder's statements keep theirs (see `cachedPlans`).
+ * With the range, the finder's statements keep theirs (see `finderTransaction`).
  */
 export function startsWith(column: RawBuilder<unknown>, text: string): RawBuilder<boolean> {
   const end = prefixEnd(text);

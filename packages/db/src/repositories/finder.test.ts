@@ -1,9 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../testing/index';
-import { findAlbums, findArtistIds, finderTerm, finderTransaction, findSongIds } from './finder';
+import { findAlbums, findArtistIds, finderTransaction, findSongIds } from './finder';
 import { forgetCatalogueSizes } from './finder-bounds';
-import { foldTerm } from './search-terms';
 
 // The finder on a catalogue it takes for a large one (the row counts say a million songs, so the
 // trigram stage is skipped, as it is at scale): what the b-tree stages and the vocabulary find
@@ -58,9 +57,9 @@ async function looksLarge(large: boolean) {
 }
 
 async function find(q: string, kind: 'songs' | 'artists' = 'songs'): Promise<string[]> {
-  const term = finderTerm(database.db, await foldTerm(database.db, q));
-  const found =
-    kind === 'songs' ? await findSongIds(database.db, term, 20) : await findArtistIds(database.db, term, 20);
+  const found = await finderTransaction(database.db, q, (trx, term) =>
+    kind === 'songs' ? findSongIds(trx, term, 20) : findArtistIds(trx, term, 20),
+  );
   const names = Object.fromEntries(Object.entries(ids).map(([key, value]) => [value, key]));
   return found.map((f) => names[f]!);
 }
@@ -121,8 +120,7 @@ describe(`the finder at scale, from b-trees and the vocabulary (${process.env.TE
   });
 
   it('finds albums by a word of their name', async () => {
-    const term = finderTerm(database.db, await foldTerm(database.db, 'lett'));
-    expect(await findAlbums(database.db, term, 5)).toEqual([
+    expect(await finderTransaction(database.db, 'lett', (trx, term) => findAlbums(trx, term, 5))).toEqual([
       { name: 'Love Letters', artist_ids: [], song_count: 1 },
     ]);
   });

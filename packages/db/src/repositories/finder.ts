@@ -15,7 +15,7 @@ import {
 } from './finder-bounds';
 import { matchesSpellings, relevanceTier } from './search-terms';
 
-export { type FinderTerm, finderTerm, finderTransaction } from './finder-bounds';
+export { type FinderTerm, finderTransaction } from './finder-bounds';
 
 /** What the finder needs of a kind: where its names are and how to rank them. */
 interface Kind {
