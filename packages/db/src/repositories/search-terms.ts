@@ -74,19 +74,24 @@ export type Spellings = readonly (readonly string[])[];
 /** The term's runs, each spelled only as typed. */
 export const spellingsOf = (term: SearchTerm): Spellings => searchedRuns(term).map((run) => [run]);
 
-/** Compact text holding, for every run, one of its spellings (one trigram-indexable LIKE each). */
+/**
+ * Compact text holding, for every run, one of its spellings: a trigram-indexable LIKE for a
+ * spelling of three characters or more, a plain `strpos` for a shorter one. A trigram index
+ * holds nothing to look up for "ac" or "東京", and offered a LIKE of one it reads itself whole
+ * (every entry, then every row rechecked: seconds at a million songs, where scanning the table
+ * finds the first thousand matches of a common pair in milliseconds); `strpos` keeps such a run
+ * out of the index, a check on the rows the other runs (or a scan) find.
+ */
 export function matchesSpellings(
   compact: Expression<string | null>,
   spellings: Spellings,
 ): RawBuilder<boolean> {
+  const holds = (spelling: string) =>
+    Array.from(spelling).length >= 3
+      ? sql`${compact} like ${likeContains(spelling)}`
+      : sql`strpos(${compact}, ${spelling}) > 0`;
   return sql<boolean>`(${sql.join(
-    spellings.map(
-      (alternatives) =>
-        sql`(${sql.join(
-          alternatives.map((spelling) => sql`${compact} like ${likeContains(spelling)}`),
-          sql` or `,
-        )})`,
-    ),
+    spellings.map((alternatives) => sql`(${sql.join(alternatives.map(holds), sql` or `)})`),
     sql` and `,
   )})`;
 }

@@ -171,8 +171,13 @@ export function songSearchQuery(db: Db, args: Omit<SongFilters, 'search'> & Song
       (wb) => wb('matches').materialized(),
       (qb) => {
         const found = qb.selectFrom('found').selectAll();
-        if (!ranked) return found;
-        const starting = filteredSongs(db, args, term)
+        // A term with no words has no key to start with: every match ranks the same.
+        if (!ranked || term.words.length === 0) return found;
+        // A title starting with the term's key holds each of its runs, so the search's own
+        // condition is left out here: with it, the planner weighed the trigram index against the
+        // title b-tree, and chose to read every song holding "dre" and sort them, not the first
+        // thousand titles of the b-tree's range.
+        const starting = filteredSongs(db, args)
           .select('songs.id')
           .select(columns)
           .where('songs.title_key', 'like', likePrefix(term.key))
@@ -218,9 +223,14 @@ export async function searchSongIds(
     // The first matches of a common term come from a sequential scan cut short, which must start
     // at the table's first page and run in one process, so that every page of the result is cut
     // from the same matches: no scan joins another one already under way (synchronized scans),
-    // no parallel workers. For this transaction only.
+    // no parallel workers. And a plan made for this term's patterns: a plan kept for the
+    // statement (PostgreSQL's choice after five runs) is made without seeing them, so it cannot
+    // tell a word a third of the catalogue holds (scan the table, stop at the bound) from a rare
+    // one (the trigram index), nor use the title b-tree for a ranked search's titles starting
+    // with the term. For this transaction only.
     await sql`select set_config('synchronize_seqscans', 'off', true),
-      set_config('max_parallel_workers_per_gather', '0', true)`.execute(trx);
+      set_config('max_parallel_workers_per_gather', '0', true),
+      set_config('plan_cache_mode', 'force_custom_plan', true)`.execute(trx);
     return songSearchQuery(trx, args, term)
       .select(sql<string>`(select version::text from catalogue_version)`.as('version'))
       .executeTakeFirstOrThrow();
