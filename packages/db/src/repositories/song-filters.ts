@@ -1,7 +1,7 @@
 import { type AliasedRawBuilder, sql } from 'kysely';
 import type { Db } from '../schema';
 import type { OrderKey } from './order';
-import { matchesTerm, relevanceTier, type SearchTerm } from './search-terms';
+import { matchesTerm, relevanceTier, type SearchTerm, searchedRuns } from './search-terms';
 
 export interface SongFilters {
   /**
@@ -68,6 +68,11 @@ export function filteredSongs(db: Db, filters: Omit<SongFilters, 'search'>, term
         sql<string>`(select string_agg(a.name, chr(10)) from song_artists sa join artists a on a.id = sa.artist_id where sa.song_id = songs.id)`,
       ]),
     );
+    // A run of two characters has no trigram: the index of the texts' pairs finds it (see the
+    // migration 2026-11-30T10-00-search-pairs). The condition above still checks it.
+    const pairs = searchedRuns(term).filter((run) => Array.from(run).length === 2);
+    if (pairs.length > 0)
+      query = query.where(sql<boolean>`search_pairs(songs.search_text) @> ${pairs}::text[]`);
   }
   if (filters.genre) {
     query = query.where(sql`lower(songs.genre)`, '=', sql`lower(${filters.genre})`);

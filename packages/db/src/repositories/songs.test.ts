@@ -86,6 +86,46 @@ describe(`song search on 100k songs (${process.env.TEST_DATABASE_URL ? 'PostgreS
     expect(song?.artist_ids).toHaveLength(1);
   });
 
+  it('finds a run of two characters through the pairs index, alone or with other words', async () => {
+    // "zq" is in no seeded song; three titles hold it, one as the start of a word, one across
+    // two words ("Oz Quartet": compact "ozquartet"), and one song holds it only across two fields
+    // (title "Zz", album "Qq": "zz qq", no pair spans the space between them), which does not match.
+    const ids: string[] = [];
+    for (const [title, album] of [
+      ['Zq Track', 'One'],
+      ['Track Zqx', null],
+      ['Oz Quartet', 'Track'],
+      ['Zz', 'Qq Track'],
+    ] as const) {
+      const song = await insertSong(database.db, songRow(title, { album }));
+      ids.push(song.id);
+    }
+    await sql`analyze songs`.execute(database.db);
+    try {
+      // With a rare word beside it ("one": a few rows), the trigram index alone may serve.
+      for (const [text, expected, byPairs] of [
+        ['zq', ids.slice(0, 3), true],
+        ['ZQ track', ids.slice(0, 3), true],
+        ['z q', ids.slice(0, 3), true],
+        ['zq one', ids.slice(0, 1), false],
+      ] as const) {
+        const query = songSearchQuery(
+          database.db,
+          { limit: 20, offset: 0 },
+          await foldTerm(database.db, text),
+        );
+        const page = await plan(query);
+        expect(page, text).not.toMatch(/Seq Scan on songs/);
+        if (byPairs) expect(page, text).toMatch(/Bitmap Index Scan on songs_search_pairs_idx/);
+        const found = await searchSongIds(database.db, { search: text, limit: 20, offset: 0 });
+        expect([...found.ids].sort(), text).toEqual([...expected].sort());
+        expect(found.total, text).toBe(expected.length);
+      }
+    } finally {
+      await sql`delete from songs where id = any(${ids}::uuid[])`.execute(database.db);
+    }
+  });
+
   it('bounds a huge search at SEARCH_TOTAL_BOUND matches, paged in title order', async () => {
     // Every seeded title holds the word "track": 100k matches, of which the bound's are listed.
     const pages: string[] = [];
