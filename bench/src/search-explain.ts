@@ -124,7 +124,7 @@ export async function explainSlowest(
       await client.query('begin');
       try {
         for (const s of statements) {
-          if (/^\s*(begin|commit|rollback)\b/i.test(s.sql)) continue;
+          if (/^\s*(begin|start transaction|commit|rollback)\b/i.test(s.sql)) continue;
           if (/^\s*select set_config\(/i.test(s.sql)) {
             await client.query(s.sql, [...s.params]);
             continue;
