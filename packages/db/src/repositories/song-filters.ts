@@ -55,8 +55,52 @@ export function songOrderSelections(
 /** A song list's order when `sort` is empty or omitted: by title (then id). */
 export const BY_TITLE: readonly OrderKey<SongSortColumn>[] = [{ column: 'title', descending: false }];
 
-/** The songs matching the filters: what a page, a count, a search and a keyset page read. */
-export function filteredSongs(db: Db, filters: Omit<SongFilters, 'search'>, term?: SearchTerm) {
+/** Pairs held by at least this share of songs are not looked up in the pairs index. */
+const COMMON_PAIR = 0.1;
+/** How long a process reuses the pairs' frequencies: they move only as ANALYZE runs again. */
+const PAIRS_TTL_MS = 60_000;
+const pairsRead = new WeakMap<Db, { at: number; common: Promise<Set<string>> }>();
+
+/**
+ * The term's runs of two characters worth a lookup in the index of the songs' pairs (the
+ * migration 2026-11-30T10-00-search-pairs): those fewer than one song in ten holds, by the
+ * statistics ANALYZE keeps of the index (a pair it does not list is rarer than any it does). A
+ * common pair ("he": half the songs) is found faster by reading songs until enough match than by
+ * listing its half a million songs (40 ms at a million), which the planner does not weigh right
+ * when the pair sits beside a word: it listed both. With no statistics yet, every pair is looked up.
+ */
+export async function indexedPairs(db: Db, term: SearchTerm): Promise<string[]> {
+  const pairs = searchedRuns(term).filter((run) => Array.from(run).length === 2);
+  if (pairs.length === 0) return [];
+  const common = await commonPairs(db);
+  return pairs.filter((pair) => !common.has(pair));
+}
+
+function commonPairs(db: Db): Promise<Set<string>> {
+  const known = pairsRead.get(db);
+  if (known && Date.now() - known.at < PAIRS_TTL_MS) return known.common;
+  const common = sql<{ pair: string }>`
+      select f.pair from pg_stats s,
+        unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) as f(pair, share)
+      where s.schemaname = current_schema() and s.tablename = 'songs_search_pairs_idx'
+        and f.pair is not null and f.share >= ${COMMON_PAIR}`
+    .execute(db)
+    .then(({ rows }) => new Set(rows.map((row) => row.pair)));
+  pairsRead.set(db, { at: Date.now(), common });
+  common.catch(() => pairsRead.delete(db));
+  return common;
+}
+
+/**
+ * The songs matching the filters: what a page, a count, a search and a keyset page read. `pairs`:
+ * the term's runs of two characters to find through their index (`indexedPairs`).
+ */
+export function filteredSongs(
+  db: Db,
+  filters: Omit<SongFilters, 'search'>,
+  term?: SearchTerm,
+  pairs: readonly string[] = [],
+) {
   let query = db.selectFrom('songs');
   if (term) {
     // One trigram-indexed column holding the compact title, album and artist names (see the
@@ -68,11 +112,11 @@ export function filteredSongs(db: Db, filters: Omit<SongFilters, 'search'>, term
         sql<string>`(select string_agg(a.name, chr(10)) from song_artists sa join artists a on a.id = sa.artist_id where sa.song_id = songs.id)`,
       ]),
     );
-    // A run of two characters has no trigram: the index of the texts' pairs finds it (see the
-    // migration 2026-11-30T10-00-search-pairs). The condition above still checks it.
-    const pairs = searchedRuns(term).filter((run) => Array.from(run).length === 2);
-    if (pairs.length > 0)
-      query = query.where(sql<boolean>`search_pairs(songs.search_text) @> ${pairs}::text[]`);
+    // A run of two characters has no trigram: the index of the texts' pairs finds it. The
+    // condition above still checks it.
+    if (pairs.length > 0) {
+      query = query.where(sql<boolean>`search_pairs(songs.search_text) @> ${[...pairs]}::text[]`);
+    }
   }
   if (filters.genre) {
     query = query.where(sql`lower(songs.genre)`, '=', sql`lower(${filters.genre})`);

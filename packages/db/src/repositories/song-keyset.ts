@@ -4,6 +4,7 @@ import { foldTerm } from './search-terms';
 import {
   BY_TITLE,
   filteredSongs,
+  indexedPairs,
   type SongFilters,
   type SongSortColumn,
   songOrderSelections,
@@ -25,12 +26,13 @@ export async function listSongIdsAfter(
 ): Promise<{ ids: string[]; next: Keyset | null }> {
   const width = orderColumns(args.sort, BY_TITLE).length;
   const term = args.search ? await foldTerm(db, args.search) : undefined;
+  const pairs = term ? await indexedPairs(db, term) : [];
   const rows = term
     ? await db
         .with(
           (wb) => wb('matches').materialized(),
           () =>
-            filteredSongs(db, args, term)
+            filteredSongs(db, args, term, pairs)
               .select('songs.id')
               .select(songOrderSelections(orderColumns(args.sort, BY_TITLE), term)),
         )

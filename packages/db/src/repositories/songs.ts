@@ -7,6 +7,7 @@ import { foldTerm, type SearchTerm } from './search-terms';
 import {
   BY_TITLE,
   filteredSongs,
+  indexedPairs,
   type SongFilters,
   type SongSortColumn,
   songOrderSelections,
@@ -154,7 +155,12 @@ export const SEARCH_TOTAL_BOUND = 1_000;
  * ordered. A ranked search also ranks the titles equal to or starting with the term (from the
  * title-key b-tree), which the first matches found need not hold. Exported for the index test.
  */
-export function songSearchQuery(db: Db, args: Omit<SongFilters, 'search'> & SongPageArgs, term: SearchTerm) {
+export function songSearchQuery(
+  db: Db,
+  args: Omit<SongFilters, 'search'> & SongPageArgs,
+  term: SearchTerm,
+  pairs: readonly string[] = [],
+) {
   // The matches carry the values the order reads, and only those.
   const columns = songOrderSelections(orderColumns(args.sort, BY_TITLE), term);
   const ranked = args.sort?.some((key) => key.column === 'rank') ?? false;
@@ -162,7 +168,7 @@ export function songSearchQuery(db: Db, args: Omit<SongFilters, 'search'> & Song
     .with(
       (wb) => wb('found').materialized(),
       () =>
-        filteredSongs(db, args, term)
+        filteredSongs(db, args, term, pairs)
           .select('songs.id')
           .select(columns)
           .limit(SEARCH_TOTAL_BOUND + 1),
@@ -219,6 +225,7 @@ export async function searchSongIds(
   args: SongFilters & SongPageArgs & { search: string },
 ): Promise<{ version: string; ids: string[]; total: number }> {
   const term = await foldTerm(db, args.search);
+  const pairs = await indexedPairs(db, term);
   const run = async (trx: Db) => {
     // The first matches of a common term come from a sequential scan cut short, which must start
     // at the table's first page and run in one process, so that every page of the result is cut
@@ -231,7 +238,7 @@ export async function searchSongIds(
     await sql`select set_config('synchronize_seqscans', 'off', true),
       set_config('max_parallel_workers_per_gather', '0', true),
       set_config('plan_cache_mode', 'force_custom_plan', true)`.execute(trx);
-    return songSearchQuery(trx, args, term)
+    return songSearchQuery(trx, args, term, pairs)
       .select(sql<string>`(select version::text from catalogue_version)`.as('version'))
       .executeTakeFirstOrThrow();
   };
