@@ -88,8 +88,8 @@ describe(`song search on 100k songs (${process.env.TEST_DATABASE_URL ? 'PostgreS
   });
 
   it('finds a run of two characters through the pairs index, alone or with other words', async () => {
-    // "zq" is in no seeded song; three titles hold it, one as the start of a word, one across
-    // two words ("Oz Quartet": compact "ozquartet"), and one song holds it only across two fields
+    // "zq" is in no seeded song; three titles hold it, two at the start of a word, one across two
+    // words ("Oz Quartet": compact "ozquartet"), and one song holds it only across two fields
     // (title "Zz", album "Qq": "zz qq", no pair spans the space between them), which does not match.
     const ids: string[] = [];
     for (const [title, album] of [
