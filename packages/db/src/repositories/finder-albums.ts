@@ -1,7 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../schema';
 import { type FinderTerm, keyStarts, longestOf, OTHER_CANDIDATES, staged, wordStarts } from './finder-bounds';
-import { matchesSpellings, relevanceTier, type Spellings } from './search-terms';
+import { holdsSpellings, matchesSpellings, relevanceTier, type Spellings } from './search-terms';
 
 export interface FoundAlbum {
   name: string;
@@ -63,7 +63,7 @@ async function albumsAmong(
     pairs as materialized (
       select distinct s.album_key as key, s.album_artist_id as first
       from candidates c cross join lateral (select * from songs s where s.id = c.id offset 0) s
-      where s.album_key <> '' and ${matchesSpellings(sql`replace(s.album_key, ' ', '')`, spellings)}
+      where s.album_key <> '' and ${holdsSpellings(sql`replace(s.album_key, ' ', '')`, spellings)}
     ),
     members as materialized (
       select p.key, p.first, s.id, s.album

@@ -47,6 +47,9 @@ const FINDER_SETTINGS = sql`set_config('plan_cache_mode', 'force_generic_plan', 
   set_config('jit', 'off', true),
   set_config('pg_trgm.word_similarity_threshold', '0.2', true)`;
 
+/** How many spellings a word has with typos forgiven: itself and up to eight vocabulary words. */
+const SPELLINGS = 9;
+
 /** A word's allowance of edits: none below 5 letters, one for 5 to 8, two from 9. */
 const allowance = (word: string) => (Array.from(word).length >= 9 ? 2 : Array.from(word).length >= 5 ? 1 : 0);
 
@@ -68,14 +71,21 @@ async function typoSpellings(trx: Db, term: SearchTerm): Promise<Spellings | und
             or (q.i = ${last} and length(v.word) > length(q.w)
               and levenshtein_less_equal(q.w, left(v.word, length(q.w)), q.k) <= q.k))
         order by levenshtein_less_equal(q.w, v.word, q.k), v.word
-        limit 8
+        limit ${SPELLINGS - 1}
       ) as words
       from (select w, i, case when length(w) >= 9 then 2 when length(w) >= 5 then 1 else 0 end as k
         from unnest(${term.words}::text[]) with ordinality as t(w, i)) q
       where q.k > 0`.execute(trx);
   const alternatives = new Map(rows.map((row) => [row.i, row.words]));
   if (![...alternatives.values()].some((words) => words.length > 0)) return undefined;
-  return term.words.map((word, i) => [word, ...(alternatives.get(i + 1) ?? [])]);
+  // Each word's spellings padded with the word itself to SPELLINGS: the statements checking them
+  // (`holdsSpellings`) then have one text per number of words, not one per count of alternatives
+  // of each word, and each text is planned once per connection. An index lookup drops the repeats
+  // (`matchesSpellings`).
+  return term.words.map((word, i) => {
+    const found = [word, ...(alternatives.get(i + 1) ?? [])];
+    return [...found, ...Array<string>(SPELLINGS - found.length).fill(word)];
+  });
 }
 
 /**

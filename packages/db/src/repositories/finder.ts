@@ -13,7 +13,7 @@ import {
   startsWith,
   wordStarts,
 } from './finder-bounds';
-import { matchesSpellings, relevanceTier } from './search-terms';
+import { holdsSpellings, matchesSpellings, relevanceTier } from './search-terms';
 
 export { type FinderTerm, finderTransaction } from './finder-bounds';
 
@@ -68,7 +68,7 @@ async function rank(db: Db, kind: Kind, found: FinderTerm, limit: number): Promi
           with candidates as materialized (${candidates})
           select r.id from candidates c
             cross join lateral (select r.* from ${kind.from} where r.id = c.id offset 0) r
-          where ${kind.where} and ${matchesSpellings(kind.compact, spellings)}
+          where ${kind.where} and ${holdsSpellings(kind.compact, spellings)}
             and not (r.id::text = any(${exclude}::text[]))
           order by ${ranked ? sql`${tier},` : sql``} ${kind.popularity} desc, r.name, r.id
           limit ${count}`.execute(trx)

@@ -74,26 +74,51 @@ export type Spellings = readonly (readonly string[])[];
 /** The term's runs, each spelled only as typed. */
 export const spellingsOf = (term: SearchTerm): Spellings => searchedRuns(term).map((run) => [run]);
 
+/** Every run holding one of its spellings, each checked by `holds`. */
+function holdingEachRun(
+  spellings: Spellings,
+  holds: (spelling: string) => RawBuilder<boolean>,
+): RawBuilder<boolean> {
+  return sql<boolean>`(${sql.join(
+    spellings.map((alternatives) => sql`(${sql.join(alternatives.map(holds), sql` or `)})`),
+    sql` and `,
+  )})`;
+}
+
+const contains = (compact: Expression<string | null>, spelling: string) =>
+  sql<boolean>`strpos(${compact}, ${spelling}) > 0`;
+
 /**
- * Compact text holding, for every run, one of its spellings: a trigram-indexable LIKE for a
- * spelling of three characters or more, a plain `strpos` for a shorter one. A trigram index
- * holds nothing to look up for "ac" or "東京", and offered a LIKE of one it reads itself whole
- * (every entry, then every row rechecked: seconds at a million songs, where scanning the table
- * finds the first thousand matches of a common pair in milliseconds); `strpos` keeps such a run
- * out of the index, a check on the rows the other runs (or a scan) find.
+ * Compact text holding, for every run, one of its spellings, where an index should find them: a
+ * trigram-indexable LIKE for a spelling of three characters or more, a plain `strpos` for a
+ * shorter one. A trigram index holds nothing to look up for "ac" or "東京", and offered a LIKE of
+ * one it reads itself whole (every entry, then every row rechecked: seconds at a million songs,
+ * where scanning the table finds the first thousand matches of a common pair in milliseconds);
+ * `strpos` keeps such a run out of the index, a check on the rows the other runs (or a scan) find.
  */
 export function matchesSpellings(
   compact: Expression<string | null>,
   spellings: Spellings,
 ): RawBuilder<boolean> {
-  const holds = (spelling: string) =>
+  const distinct = spellings.map((alternatives) => [...new Set(alternatives)]);
+  return holdingEachRun(distinct, (spelling) =>
     Array.from(spelling).length >= 3
-      ? sql`${compact} like ${likeContains(spelling)}`
-      : sql`strpos(${compact}, ${spelling}) > 0`;
-  return sql<boolean>`(${sql.join(
-    spellings.map((alternatives) => sql`(${sql.join(alternatives.map(holds), sql` or `)})`),
-    sql` and `,
-  )})`;
+      ? sql<boolean>`${compact} like ${likeContains(spelling)}`
+      : contains(compact, spelling),
+  );
+}
+
+/**
+ * The same check on rows already found (by primary key), where no index is wanted: `strpos` for
+ * every spelling, so the statement's text depends on how many spellings there are, not on their
+ * lengths. The finder keeps one plan per text (`finderTransaction`), and each new text is
+ * planned afresh on every connection.
+ */
+export function holdsSpellings(
+  compact: Expression<string | null>,
+  spellings: Spellings,
+): RawBuilder<boolean> {
+  return holdingEachRun(spellings, (spelling) => contains(compact, spelling));
 }
 
 /**
