@@ -1,6 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import { prefixEnd } from '../like';
 import type { Db } from '../schema';
+import { readCache } from './read-cache';
 import { foldTerm, type SearchTerm, type Spellings, searchedRuns, spellingsOf } from './search-terms';
 
 /**
@@ -108,7 +109,7 @@ function finderTerm(trx: Db, term: SearchTerm, database: Db): FinderTerm {
   return {
     term,
     typos: () => (typos ??= typoSpellings(trx, term)),
-    sizes: () => catalogueSizes(trx, database),
+    sizes: () => catalogueSizes.get(database, trx),
   };
 }
 
@@ -136,25 +137,17 @@ export async function finderTransaction<T>(
  * How long a process reuses the catalogue's sizes: they only choose whether the trigram stage
  * runs, and a catalogue crossing `WIDER_ROWS` may be searched the old way a few seconds longer.
  */
-const SIZES_TTL_MS = 10_000;
-const sizesRead = new WeakMap<Db, { at: number; sizes: Promise<Record<string, number>> }>();
-
-/** Forgets the sizes read (a test that changes them reads them again at once). */
-export function forgetCatalogueSizes(db: Db): void {
-  sizesRead.delete(db);
-}
-
-async function catalogueSizes(db: Db, database: Db): Promise<Record<string, number>> {
-  const known = sizesRead.get(database);
-  if (known && Date.now() - known.at < SIZES_TTL_MS) return known.sizes;
-  const sizes = db
+const catalogueSizes = readCache(10_000, (db) =>
+  db
     .selectFrom('row_counts')
     .select(['table_name', 'total'])
     .execute()
-    .then((rows) => Object.fromEntries(rows.map((row) => [row.table_name, Number(row.total)])));
-  sizesRead.set(database, { at: Date.now(), sizes });
-  sizes.catch(() => sizesRead.delete(database));
-  return sizes;
+    .then((rows) => Object.fromEntries(rows.map((row) => [row.table_name, Number(row.total)]))),
+);
+
+/** Forgets the sizes read (a test that changes them reads them again at once). */
+export function forgetCatalogueSizes(db: Db): void {
+  catalogueSizes.forget(db);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { type AliasedRawBuilder, sql } from 'kysely';
 import type { Db } from '../schema';
 import type { OrderKey } from './order';
+import { readCache } from './read-cache';
 import { matchesTerm, relevanceTier, type SearchTerm, searchedRuns } from './search-terms';
 
 export interface SongFilters {
@@ -57,10 +58,6 @@ export const BY_TITLE: readonly OrderKey<SongSortColumn>[] = [{ column: 'title',
 
 /** Pairs held by at least this share of songs are not looked up in the pairs index. */
 const COMMON_PAIR = 0.1;
-/** How long a process reuses the pairs' frequencies: they move only as ANALYZE runs again. */
-const PAIRS_TTL_MS = 60_000;
-const pairsRead = new WeakMap<Db, { at: number; common: Promise<Set<string>> }>();
-
 /**
  * The term's runs of two characters worth a lookup in the index of the songs' pairs (the
  * migration 2026-11-30T10-00-search-pairs): those fewer than one song in ten holds, by the
@@ -72,24 +69,20 @@ const pairsRead = new WeakMap<Db, { at: number; common: Promise<Set<string>> }>(
 export async function indexedPairs(db: Db, term: SearchTerm): Promise<string[]> {
   const pairs = searchedRuns(term).filter((run) => Array.from(run).length === 2);
   if (pairs.length === 0) return [];
-  const common = await commonPairs(db);
+  const common = await commonPairs.get(db);
   return pairs.filter((pair) => !common.has(pair));
 }
 
-function commonPairs(db: Db): Promise<Set<string>> {
-  const known = pairsRead.get(db);
-  if (known && Date.now() - known.at < PAIRS_TTL_MS) return known.common;
-  const common = sql<{ pair: string }>`
+/** The pairs at least `COMMON_PAIR` of songs hold, reused for a minute (they move as ANALYZE runs). */
+const commonPairs = readCache(60_000, (db) =>
+  sql<{ pair: string }>`
       select f.pair from pg_stats s,
         unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) as f(pair, share)
       where s.schemaname = current_schema() and s.tablename = 'songs_search_pairs_idx'
         and f.pair is not null and f.share >= ${COMMON_PAIR}`
     .execute(db)
-    .then(({ rows }) => new Set(rows.map((row) => row.pair)));
-  pairsRead.set(db, { at: Date.now(), common });
-  common.catch(() => pairsRead.delete(db));
-  return common;
-}
+    .then(({ rows }) => new Set(rows.map((row) => row.pair))),
+);
 
 /**
  * The songs matching the filters: what a page, a count, a search and a keyset page read. `pairs`:
