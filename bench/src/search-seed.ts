@@ -179,6 +179,9 @@ export async function seedSearchCatalogue(target: SqlTarget, sizes: Sizes): Prom
   // Autovacuum would get there eventually: the visibility map lets popularity counts read
   // `playlist_songs (song_id)` alone, and the statistics give the planner the real sizes.
   await timed('vacuum analyze', seedSeconds, () => target.query('vacuum analyze'));
+  // The load wrote a catalogue's worth of pages that are still only in memory. Written out now,
+  // not by the checkpointer spreading its writes over the next minutes: while the searches run.
+  await timed('checkpoint', seedSeconds, () => target.query('checkpoint'));
   return { seedSeconds, indexBuildSeconds, ...(await relationSizes(target)) };
 }
 
