@@ -79,6 +79,40 @@ test('a song changed meanwhile: the notice says what changed; save mine, or relo
   await apiCall('DELETE', `/songs/${song.id}`, token);
 });
 
+test('save mine anyway sends only what I changed: a field they changed and I did not stays theirs', async ({
+  page,
+}) => {
+  const title = `Merge ${suffix}`;
+  const song = await apiCall<Song>('POST', '/songs', token, { title, genre: 'Rock', duration: 200 });
+
+  await signIn(page, ADMIN);
+  await page.goto(`/songs/${song.id}`);
+  const form = page.getByRole('region', { name: 'Edit' });
+  await expect(form.getByLabel('Title')).toHaveValue(title);
+
+  // They rename it; I only change the genre.
+  const theirs = `${title} theirs`;
+  await apiCall('PATCH', `/songs/${song.id}`, token, { title: theirs });
+  await form.getByLabel('Genre').fill('Jazz');
+  await form.getByRole('button', { name: 'Save song' }).click();
+  const notice = form
+    .getByRole('alert')
+    .filter({ hasText: 'Someone changed this song while you were editing.' });
+  await expect(notice.getByRole('listitem')).toHaveCount(1);
+  await notice.getByRole('button', { name: 'Save mine anyway' }).click();
+  await expect(form.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
+
+  const saved = await apiCall<Song & { genre: string | null }>('GET', `/songs/${song.id}`, token);
+  expect(saved.title).toBe(theirs);
+  expect(saved.genre).toBe('Jazz');
+  // The form shows what was saved: their title, my genre.
+  await expect(form.getByLabel('Title')).toHaveValue(theirs);
+  await expect(form.getByLabel('Genre')).toHaveValue('Jazz');
+  await expect(page.getByRole('heading', { level: 1, name: theirs })).toBeVisible();
+
+  await apiCall('DELETE', `/songs/${song.id}`, token);
+});
+
 interface Playlist {
   id: string;
   name: string;
@@ -132,7 +166,8 @@ test('a playlist: songs changed meanwhile are kept and the details save; a renam
   await expect(edit).toHaveCount(0);
   const mine = await apiCall<Playlist>('GET', `/playlists/${playlist.id}`, token);
   expect(mine.description).toBe('Mine');
-  expect(mine.name).toBe(`${name} renamed`);
+  // Only the description was mine to save: their name stays.
+  expect(mine.name).toBe(`${name} theirs`);
 
   await apiCall('DELETE', `/playlists/${playlist.id}`, token);
   await Promise.all(songs.map((song) => apiCall('DELETE', `/songs/${song.id}`, token)));

@@ -72,8 +72,8 @@ function useFormErrors<V extends object>(serverError: unknown, options: FormRule
     };
   };
 
-  function check<S extends z.ZodType>(schema: S, input: unknown): z.output<S> | null {
-    const { result, errors } = errorsOf(schema, input, values);
+  function check<S extends z.ZodType>(schema: S, input: unknown, formValues: V = values): z.output<S> | null {
+    const { result, errors } = errorsOf(schema, input, formValues);
     setFields(errors);
     return result.success && Object.keys(errors).length === 0 ? (result.data as z.output<S>) : null;
   }
@@ -109,10 +109,11 @@ type TextName<V> = { [K in keyof V]: V[K] extends string ? K : never }[keyof V] 
 
 /**
  * A form's values and their errors (useFormErrors). `field(name)` gives the text control for
- * `name` its value, its handlers, its error and, with `options.schema`, `required` and
- * `maxLength` from the schema (not for fields that must never be cut: those say their limit in a
- * hint and are refused in words past it). A field the user typed in is checked when they leave
- * it, and once it shows an error, again on every change.
+ * `name` its value, its handlers, its error and, with `options.schema`, `required` and the
+ * schema's most characters as `limit` (a counter past it; never `maxLength`, which would cut what
+ * is typed or pasted without a word; fields whose limit a hint says, such as passwords, get
+ * none). A field the user typed in is checked when they leave it, and once it shows an error,
+ * again on every change.
  */
 export function useForm<V extends object>(initial: V, serverError: unknown, options: FormRules<V> = {}) {
   const [values, setValues] = useState(initial);
@@ -145,7 +146,8 @@ export function useForm<V extends object>(initial: V, serverError: unknown, opti
       error: errors.errorOf(name),
       // Left out when unknown, so a `required` written on the control stays.
       ...(rules.required ? { required: true } : {}),
-      ...(rules.maxLength !== undefined && !rules.uncut ? { maxLength: rules.maxLength } : {}),
+      // Said, not enforced: the control counts what is over it, the check refuses it in words.
+      ...(rules.maxLength !== undefined && !rules.uncut ? { limit: rules.maxLength } : {}),
     };
   };
   return { ...errors, values, setValues, field };
@@ -205,11 +207,12 @@ export function useSave<V extends object, C extends z.ZodType, E extends z.ZodTy
   // take fields as optional, but this form always sends them all.
   const form = useForm(initial, mutation.error, { ...options, schema: create.schema });
   const notify = useToast();
+  // The values of the record the form works from (as opened, saved or reloaded): a field whose
+  // value differs from its own here is one the user changed.
   const [saved, setSaved] = useState(initial);
   const dirty = differs(form.values, saved);
 
-  function send<I>(target: Mutation<I>, input: I, verb: string, payload: object) {
-    const sent = form.values;
+  function send<I>(target: Mutation<I>, input: I, verb: string, payload: object, sent: V) {
     void target.mutateAsync(input).then(
       (record) => {
         setSaved(sent);
@@ -220,16 +223,43 @@ export function useSave<V extends object, C extends z.ZodType, E extends z.ZodTy
     );
   }
 
-  function save(): boolean {
-    const payload = options.payload(form.values);
+  /** Sends `values` (by default the form's); see useSave. */
+  function save(values: V = form.values): boolean {
+    const payload = options.payload(values);
     if (key) {
-      const input = form.check(edit.schema, { ...key, ...payload });
-      if (input !== null) send(edit.mutation, input, 'Saved', payload);
+      const input = form.check(edit.schema, { ...key, ...payload }, values);
+      if (input !== null) send(edit.mutation, input, 'Saved', payload, values);
       return input !== null;
     }
-    const input = form.check(create.schema, payload);
-    if (input !== null) send(create.mutation, input, 'Created', payload);
+    const input = form.check(create.schema, payload, values);
+    if (input !== null) send(create.mutation, input, 'Created', payload, values);
     return input !== null;
   }
-  return { ...form, mutation: { ...mutation, dirty }, dirty, save };
+
+  /** The form works from `theirs` (another version of the record) from now on, as it shows it. */
+  function startFrom(theirs: V) {
+    form.setValues(theirs);
+    setSaved(theirs);
+  }
+
+  /**
+   * What the user changed, on top of `theirs`: each field that differs from the record the form
+   * worked from keeps the user's value, every other one takes theirs (a field someone else changed
+   * meanwhile and the user did not touch is not put back). The form then works from `theirs` and
+   * shows the merged values, which are returned for `save`: "Save mine anyway" sends them.
+   */
+  function mergeOnto(theirs: V): V {
+    const mine = form.values as Record<string, unknown>;
+    const base = saved as Record<string, unknown>;
+    const merged = Object.fromEntries(
+      Object.entries(theirs).map(([name, value]) => [
+        name,
+        differs({ v: mine[name] }, { v: base[name] }) ? mine[name] : value,
+      ]),
+    ) as V;
+    form.setValues(merged);
+    setSaved(theirs);
+    return merged;
+  }
+  return { ...form, mutation: { ...mutation, dirty }, dirty, save, startFrom, mergeOnto };
 }

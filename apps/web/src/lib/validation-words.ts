@@ -1,8 +1,7 @@
 /**
  * What the procedures' zod schemas say about a form's fields, for people: whether a field must be
- * filled and its bounds (for `required` and `maxLength` on the controls, or said and checked, never
- * cut: `uncut`), and each refusal as a
- * sentence ("Enter a title", "At most 200 characters") in place of zod's own wording ("Too small:
+ * filled and its bounds (for `required`, and a limit the controls count; `uncut` fields say theirs
+ * in a hint), and each refusal as a sentence ("Enter a title", "At most 200 characters") in place of zod's own wording ("Too small:
  * expected string to have >=1 characters"). The console's one file that reads zod's schema
  * classes and issue shapes: the forms go through `fieldRules` and `errorsInWords`.
  */
@@ -22,9 +21,8 @@ export interface FieldRules {
   max?: number;
   whole?: boolean;
   /**
-   * Over-long input is refused in words, never cut by the control (no `maxLength` on it): a
-   * password (cut, it is not the one typed, and nobody sees it cut: they could not sign in with
-   * it), an account's email (cut, it would be someone else's) or its name.
+   * The limit is said in a hint rather than counted: a password (nobody sees what they type), an
+   * account's email or its name. Over-long input is refused in words, as every field's is.
    */
   uncut?: true;
 }

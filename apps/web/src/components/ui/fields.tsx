@@ -81,16 +81,22 @@ type Labelled<Attributes> = Omit<Attributes, 'id'> & {
   label: string;
   error?: string | undefined;
   hint?: string;
+  /**
+   * The most characters the value may have (the form's schema says so). Said, never enforced by
+   * the control (no `maxLength`, which would cut what is typed or pasted without a word): a
+   * counter says how many are over, and the form refuses the value in words.
+   */
+  limit?: number | undefined;
 };
 
-type ControlAttributes<Attributes> = Omit<Labelled<Attributes>, 'label' | 'error' | 'hint'>;
+type ControlAttributes<Attributes> = Omit<Labelled<Attributes>, 'label' | 'error' | 'hint' | 'limit'>;
 
 /**
  * A control in its Field: `render` draws the element from the field's ids and its own attributes
  * (`required` marks the label too).
  */
 function LabelledControl<Attributes extends { required?: boolean | undefined }>({
-  props: { label, error, hint, ...attributes },
+  props: { label, error, hint, limit: _limit, ...attributes },
   counter,
   render,
 }: {
@@ -106,17 +112,27 @@ function LabelledControl<Attributes extends { required?: boolean | undefined }>(
   );
 }
 
+/** A text field; past its `limit`, a counter of the characters too many below it. */
 export function TextInput(props: Labelled<InputHTMLAttributes<HTMLInputElement>>) {
-  return <LabelledControl props={props} render={(control, rest) => <input {...control} {...rest} />} />;
+  const { limit, value } = props;
+  const counter =
+    limit !== undefined && typeof value === 'string' && value.length > limit
+      ? charactersLeft(value.length, limit)
+      : undefined;
+  return (
+    <LabelledControl
+      props={props}
+      counter={counter}
+      render={(control, rest) => <input {...control} {...rest} />}
+    />
+  );
 }
 
-/** A text area; with a `maxLength`, a counter of the characters left below it. */
+/** A text area; with a `limit`, a counter of the characters left (or too many) below it. */
 export function TextArea(props: Labelled<TextareaHTMLAttributes<HTMLTextAreaElement>>) {
-  const { maxLength, value } = props;
+  const { limit, value } = props;
   const counter =
-    maxLength !== undefined && typeof value === 'string'
-      ? charactersLeft(value.length, maxLength)
-      : undefined;
+    limit !== undefined && typeof value === 'string' ? charactersLeft(value.length, limit) : undefined;
   return (
     <LabelledControl
       props={props}

@@ -63,7 +63,7 @@ export function PlaylistForm({
     onError: lock.onError,
     trpc: { context: lock.context },
   });
-  const { values, setValues, field, mutation, save } = useSave(
+  const { values, setValues, field, mutation, save, startFrom, mergeOnto } = useSave(
     valuesOf(playlist),
     playlist && { playlistId: playlist.id },
     { schema: createPlaylistInput, mutation: trpc.playlists.create.useMutation({ onSuccess: saved }) },
@@ -93,13 +93,14 @@ export function PlaylistForm({
             const current = lock.reload();
             if (!current) return;
             replace.reset();
-            setValues(valuesOf(current));
+            startFrom(valuesOf(current));
             utils.playlists.get.setData({ playlistId: current.id }, current);
             void utils.playlists.list.invalidate();
           }}
           onOverwrite={() => {
-            lock.overwrite();
-            save();
+            // Only what the user changed goes over their version: the rest stays as they saved it.
+            const current = lock.overwrite();
+            if (current) save(mergeOnto(valuesOf(current)));
           }}
         />
       )}

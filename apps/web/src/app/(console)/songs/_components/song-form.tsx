@@ -8,11 +8,6 @@ import { DialogForm, type RecordFormProps } from '@/components/ui/dialog-form';
 import { orNull, useSave } from '@/lib/form';
 import { formatDuration, readDuration } from '@/lib/format';
 import { type Song, trpc } from '@/lib/trpc';
-import { fieldRules } from '@/lib/validation-words';
-
-// A year as typed has at most as many digits as the schema's latest year (9999).
-const LATEST_YEAR = fieldRules(createSongInput, 'releaseYear').max;
-const YEAR_DIGITS = LATEST_YEAR === undefined ? undefined : String(LATEST_YEAR).length;
 
 const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
@@ -65,7 +60,7 @@ export function SongForm({
     onError: lock.onError,
     trpc: { context: lock.context },
   });
-  const { values, setValues, field, errorOf, mutation, save } = useSave(
+  const { values, setValues, field, errorOf, mutation, save, startFrom, mergeOnto } = useSave(
     valuesOf(song, defaultArtistIds),
     song && { songId: song.id },
     { schema: createSongInput, mutation: trpc.songs.create.useMutation({ onSuccess: saved }) },
@@ -110,13 +105,14 @@ export function SongForm({
             const current = lock.reload();
             if (!current) return;
             update.reset();
-            setValues(valuesOf(current, defaultArtistIds));
+            startFrom(valuesOf(current, defaultArtistIds));
             utils.songs.get.setData({ songId: current.id }, current);
             void utils.songs.list.invalidate();
           }}
           onOverwrite={() => {
-            lock.overwrite();
-            save();
+            // Only what the user changed goes over their version: the rest stays as they saved it.
+            const current = lock.overwrite();
+            if (current) save(mergeOnto(valuesOf(current, defaultArtistIds)));
           }}
         />
       )}
@@ -133,12 +129,7 @@ export function SongForm({
           {...field('duration')}
           hint="minutes:seconds (3:25), hours:minutes:seconds, or seconds"
         />
-        <TextInput
-          label="Release year"
-          inputMode="numeric"
-          {...field('releaseYear')}
-          maxLength={YEAR_DIGITS}
-        />
+        <TextInput label="Release year" inputMode="numeric" {...field('releaseYear')} />
       </div>
       <ArtistPicker
         label="Artists"
