@@ -327,3 +327,30 @@ test('artist names link to the artist for an admin, and are plain text for a lis
   await expect(cell(listenerRow, 'Artists')).toHaveText(BAND);
   await expect(listenerRow.getByRole('link', { name: BAND })).toHaveCount(0);
 });
+
+test('“My songs” of an artist account linked to no artist lists none, and the whole catalogue is a tab away', async ({
+  page,
+}) => {
+  const admin = await apiLogin(ADMIN);
+  const unlinked = {
+    username: `Songs Unlinked ${suffix}`,
+    email: `songs-unlinked-${suffix}@e2e.test`,
+    password: 'songs-password-2',
+  };
+  await apiCall('POST', '/users', admin, { ...unlinked, role: 'artist' });
+  await signIn(page, unlinked);
+  await page.goto('/songs');
+  await expect(page.getByRole('heading', { level: 1, name: 'My songs' })).toBeVisible();
+  await expect(page.getByText('Your account is not linked to an artist yet.')).toBeVisible();
+  await expect(
+    page.getByText('Your songs are listed here once your account is linked to an artist.'),
+  ).toBeVisible();
+  // Not the whole catalogue under "My songs" (this file's songs are in it, by an artist of no account).
+  await expect(rows(page)).toHaveCount(0);
+  await expect(page.getByText(PREFIX)).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'Whole catalogue' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Songs' })).toBeVisible();
+  await searchFor(page, `${PREFIX} Other`);
+  await expect(titleCells(page)).toHaveText(titles(made.others));
+});

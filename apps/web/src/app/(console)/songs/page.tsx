@@ -91,6 +91,9 @@ function Songs() {
   const mineId = scope === 'mine' ? access.ownArtists[0]?.id : undefined;
   const artistId = mineId ?? (scope === 'all' && view.artist ? view.artist : undefined);
   const waitingForOwn = scope === 'mine' && access.ownPending;
+  const noOwnArtist = me.role === 'artist' && !access.ownPending && access.ownArtists.length === 0;
+  // "My songs" of an account no artist is linked to: none (not the whole catalogue, unfiltered).
+  const noneOfMine = scope === 'mine' && noOwnArtist;
   const list = trpc.songs.list.useQuery(
     {
       page: view.page,
@@ -100,7 +103,7 @@ function Songs() {
       ...(view.genre ? { genre: view.genre } : {}),
       ...(artistId ? { artistId } : {}),
     },
-    { placeholderData: (previous) => previous, enabled: !waitingForOwn },
+    { placeholderData: (previous) => previous, enabled: !waitingForOwn && !noneOfMine },
   );
   const paging = urlPaging(view, update);
   // Every artist on the page in one call.
@@ -117,7 +120,6 @@ function Songs() {
     ),
   });
   const addToPlaylist = useAddToPlaylist();
-  const noOwnArtist = me.role === 'artist' && !access.ownPending && access.ownArtists.length === 0;
   const heading = scope === 'mine' ? 'My songs' : 'Songs';
   const filtered = view.search || view.genre || artistId;
   // A search alone that found nothing may hold a typo the finder forgives.
@@ -148,29 +150,33 @@ function Songs() {
           </Button>
         </fieldset>
       )}
-      <div className="toolbar">
-        <SearchBox
-          label="Search songs by title, album or artist"
-          value={search.text}
-          onChange={search.setText}
-        />
-        <GenreFilter value={view.genre} onChange={(genre) => update({ genre, page: 1 }, 'replace')} />
-        {scope === 'all' && (
-          <ArtistPicker
-            label="Artist"
-            single
-            value={view.artist ? [view.artist] : []}
-            onChange={(ids) => update({ artist: ids[0] ?? '', page: 1 })}
+      {!noneOfMine && (
+        <div className="toolbar">
+          <SearchBox
+            label="Search songs by title, album or artist"
+            value={search.text}
+            onChange={search.setText}
           />
-        )}
-        <SortMenu
-          value={sort}
-          choices={view.search ? SEARCH_ORDERS : ORDERS}
-          onChange={(next) => update({ sort: next, page: 1 })}
-        />
-      </div>
+          <GenreFilter value={view.genre} onChange={(genre) => update({ genre, page: 1 }, 'replace')} />
+          {scope === 'all' && (
+            <ArtistPicker
+              label="Artist"
+              single
+              value={view.artist ? [view.artist] : []}
+              onChange={(ids) => update({ artist: ids[0] ?? '', page: 1 })}
+            />
+          )}
+          <SortMenu
+            value={sort}
+            choices={view.search ? SEARCH_ORDERS : ORDERS}
+            onChange={(next) => update({ sort: next, page: 1 })}
+          />
+        </div>
+      )}
       {waitingForOwn ? (
         <Loading />
+      ) : noneOfMine ? (
+        <p>Your songs are listed here once your account is linked to an artist.</p>
       ) : (
         <PagedTable
           query={list}
