@@ -1,7 +1,7 @@
 import { devices, expect, type Locator, type Page, test } from '@playwright/test';
 import { ADMIN } from '../playwright.config';
 import { apiCall, apiLogin, uniqueSuffix } from './api';
-import { screenshot, signIn } from './steps';
+import { screenshot, signIn, signOut } from './steps';
 
 /**
  * A playlist's page: its total length, reordering by keyboard, by the Up button and by touch on
@@ -256,4 +256,24 @@ test('the owner makes a playlist public and private again from its page, by keyb
   );
   expect(saved).toMatchObject({ name: `${playlist.name} renamed`, isPublic: false });
   expect(saved.songIds).toHaveLength(2);
+});
+
+test('a private playlist says who can see it: “only you” to its owner, its owner and admins to an admin', async ({
+  page,
+}) => {
+  const playlist = await makePlaylist('Private');
+  const visibility = page.getByRole('switch', { name: 'Public' });
+  await signIn(page, OWNER);
+  await page.goto(`/playlists/${playlist.id}`);
+  await expect(visibility).toHaveAttribute('aria-checked', 'false');
+  await expect(visibility).toHaveAccessibleDescription('only you can see it');
+
+  await signOut(page);
+  await signIn(page, ADMIN);
+  await page.goto(`/playlists/${playlist.id}`);
+  await expect(page.getByRole('heading', { level: 1, name: playlist.name })).toBeVisible();
+  await expect(visibility).toHaveAttribute('aria-checked', 'false');
+  await expect(visibility).toHaveAccessibleDescription('only its owner and admins can see it');
+  await expect(page.getByText('only you can see it')).toHaveCount(0);
+  await apiCall('DELETE', `/playlists/${playlist.id}`, ownerToken);
 });

@@ -110,7 +110,7 @@ export function Shell({ children }: { children: ReactNode }) {
         </nav>
         <div className="whoami">
           <span>
-            <span className="whoami-name">{user.username}</span>{' '}
+            <bdi className="whoami-name">{user.username}</bdi>{' '}
             <span className={`badge badge-${user.role}`}>{ROLE_NAMES[user.role]}</span>
           </span>
           {!phone && (

@@ -115,7 +115,11 @@ function Songs() {
     input: (song: Song) => ({ songId: song.id }),
     body: (song) => (
       <>
-        Delete <strong>{song.title}</strong>? It leaves every playlist and artist it is in.
+        Delete{' '}
+        <strong>
+          <bdi>{song.title}</bdi>
+        </strong>
+        ? It leaves every playlist and artist it is in.
       </>
     ),
   });

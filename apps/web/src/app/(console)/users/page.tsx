@@ -68,8 +68,12 @@ function Users() {
     input: (user: User) => ({ userId: user.id }),
     body: (user) => (
       <>
-        Delete <strong>{user.username}</strong> ({user.email})? Their playlists and sessions are deleted with
-        them; an artist they manage stays, unlinked.
+        Delete{' '}
+        <strong>
+          <bdi>{user.username}</bdi>
+        </strong>{' '}
+        ({user.email})? Their playlists and sessions are deleted with them; an artist they manage stays,
+        unlinked.
       </>
     ),
   });

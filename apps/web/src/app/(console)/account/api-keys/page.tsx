@@ -42,8 +42,12 @@ export default function ApiKeysPage() {
     input: (key: ApiKey) => ({ keyId: key.id }),
     body: (key) => (
       <>
-        Revoke <strong>{key.name}</strong> (<code>{key.prefix}…</code>)? Programs using it are refused from
-        their next request on. This cannot be undone.
+        Revoke{' '}
+        <strong>
+          <bdi>{key.name}</bdi>
+        </strong>{' '}
+        (<code>{key.prefix}…</code>)? Programs using it are refused from their next request on. This cannot be
+        undone.
       </>
     ),
   });
@@ -80,7 +84,7 @@ export default function ApiKeysPage() {
         row={(key) => (
           <>
             <td data-label="Name">
-              {key.name}
+              <bdi>{key.name}</bdi>
               {isExpired(key) && (
                 <>
                   {' '}

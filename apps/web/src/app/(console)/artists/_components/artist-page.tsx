@@ -54,7 +54,7 @@ function ArtistDetail({ artist, mayEdit, isAdmin }: { artist: Artist; mayEdit: b
     <>
       {isAdmin && (
         <p className="breadcrumbs">
-          <Link href="/artists">Artists</Link> / {artist.name}
+          <Link href="/artists">Artists</Link> / <bdi>{artist.name}</bdi>
         </p>
       )}
       <PageHeader title={artist.name}>
@@ -96,7 +96,11 @@ function ArtistSongs({ artist, mayLink }: { artist: Artist; mayLink: boolean }) 
       <QueryView
         query={songs}
         isEmpty={(data) => data.data.length === 0}
-        empty={<>No songs linked to {artist.name} yet.</>}
+        empty={
+          <>
+            No songs linked to <bdi>{artist.name}</bdi> yet.
+          </>
+        }
       >
         {(data) => (
           <>
@@ -133,7 +137,7 @@ function LinkSong({ artist, onLinked }: { artist: Artist; onLinked: () => Promis
       <SongSearch label={`Search songs to link to ${artist.name}`} limit={8} error={link.error}>
         {(song) => (
           <>
-            <span>{song.title}</span>
+            <bdi>{song.title}</bdi>
             <SongAction
               song={song}
               verb="Link"

@@ -36,6 +36,7 @@ export function PlaylistPage() {
 }
 
 function PlaylistDetail({ playlist, mayEdit }: { playlist: Playlist; mayEdit: boolean }) {
+  const me = useMe();
   const router = useRouter();
   const utils = trpc.useUtils();
   const [editing, setEditing] = useState(false);
@@ -59,7 +60,7 @@ function PlaylistDetail({ playlist, mayEdit }: { playlist: Playlist; mayEdit: bo
   return (
     <>
       <p className="breadcrumbs">
-        <Link href="/playlists">Playlists</Link> / {playlist.name}
+        <Link href="/playlists">Playlists</Link> / <bdi>{playlist.name}</bdi>
       </p>
       {/* PageHeader's markup, with a heading that can take the focus (after the last song's removal). */}
       <div className="page-header">
@@ -76,7 +77,7 @@ function PlaylistDetail({ playlist, mayEdit }: { playlist: Playlist; mayEdit: bo
           </div>
         )}
       </div>
-      {mayEdit && <VisibilitySwitch playlist={playlist} />}
+      {mayEdit && <VisibilitySwitch playlist={playlist} mine={playlist.userId === me.id} />}
       <p className="muted playlist-facts">
         {!mayEdit && (
           <>
@@ -91,7 +92,7 @@ function PlaylistDetail({ playlist, mayEdit }: { playlist: Playlist; mayEdit: bo
       </p>
       {playlist.description && <p className="description">{playlist.description}</p>}
       {!mayEdit && (
-        <Notice>This is another listener’s public playlist: you can listen along but not change it.</Notice>
+        <Notice>This is another listener’s public playlist: you can see its songs but not change it.</Notice>
       )}
       <PlaylistSongs playlist={playlist} mayEdit={mayEdit} refresh={refresh} />
       {mayEdit && <AddSongs playlist={playlist} refresh={refresh} />}
@@ -124,7 +125,7 @@ function AddSongs({ playlist, refresh }: { playlist: Playlist; refresh: () => Pr
         {(song, artistNames) => (
           <>
             <span className="grow">
-              {song.title}{' '}
+              <bdi>{song.title}</bdi>{' '}
               <span className="muted">
                 <ArtistNameList ids={song.artistIds} names={artistNames} />
               </span>

@@ -111,7 +111,7 @@ export function PlaylistSongs({
                     <span className="position">{shown + 1}.</span>
                     <span className="grow playlist-song">
                       <Link className="playlist-title" href={`/songs/${song.id}`}>
-                        {song.title}
+                        <bdi>{song.title}</bdi>
                       </Link>{' '}
                       <span className="muted playlist-artists">
                         <ArtistNameList ids={song.artistIds} names={artistNames} />

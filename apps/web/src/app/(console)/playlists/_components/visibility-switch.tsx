@@ -11,12 +11,13 @@ import { type Playlist, trpc } from '@/lib/trpc';
 const ATTEMPTS = 3;
 
 /**
- * A playlist's public/private switch, for its owner, on the playlist's page. The API only
+ * A playlist's public/private switch, for its owner (and admins), on the playlist's page; `mine`
+ * says whether the viewer owns it (a private playlist of someone else's is not "only you"). The API only
  * replaces a playlist whole (PUT), so the switch sends the name and description as the API holds
  * them, with their tag as If-Match: a rename saved meanwhile elsewhere is never undone. On a 412
  * it reads the playlist again and sends again from that; the songs are not sent, so they stay.
  */
-export function VisibilitySwitch({ playlist }: { playlist: Playlist }) {
+export function VisibilitySwitch({ playlist, mine }: { playlist: Playlist; mine: boolean }) {
   const utils = trpc.useUtils();
   const notify = useToast();
   const [pending, setPending] = useState(false);
@@ -72,7 +73,11 @@ export function VisibilitySwitch({ playlist }: { playlist: Playlist }) {
         Public
       </button>{' '}
       <span id={`visibility-${playlistId}`} className="muted">
-        {playlist.isPublic ? 'every signed-in user can see it' : 'only you can see it'}
+        {playlist.isPublic
+          ? 'every signed-in user can see it'
+          : mine
+            ? 'only you can see it'
+            : 'only its owner and admins can see it'}
       </span>
       {error !== null && <ErrorNotice error={error} />}
     </div>

@@ -117,7 +117,8 @@ function PlaylistChoices({ song, onClose }: { song: SongRef; onClose: () => void
                 {data.data.map((playlist) => (
                   <li key={playlist.id} className="row">
                     <span className="grow">
-                      {playlist.name}{' '}
+                      {/* A name is anyone's text: isolated, a right-to-left one cannot reorder the count. */}
+                      <bdi>{playlist.name}</bdi>{' '}
                       <span className="muted">
                         · {playlist.songCount} {playlist.songCount === 1 ? 'song' : 'songs'}
                       </span>

@@ -51,7 +51,7 @@ function SongDetail({ song, access }: { song: Song; access: ReturnType<typeof us
   return (
     <>
       <p className="breadcrumbs">
-        <Link href="/songs">Songs</Link> / {song.title}
+        <Link href="/songs">Songs</Link> / <bdi>{song.title}</bdi>
       </p>
       <PageHeader title={song.title}>
         {addToPlaylist.button(song)}

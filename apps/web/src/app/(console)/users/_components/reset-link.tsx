@@ -69,9 +69,12 @@ function ResetLink({ user, onClose }: { user: User; onClose: () => void }) {
     <>
       <div className="dialog-body">
         <p>
-          A link lets <strong>{user.username}</strong> choose a new password: it works once, for 30 minutes.
-          Their password stays as it is until they use it; then every session of theirs ends. Make one to hand
-          over yourself, or mail one to {user.email}.
+          A link lets{' '}
+          <strong>
+            <bdi>{user.username}</bdi>
+          </strong>{' '}
+          choose a new password: it works once, for 30 minutes. Their password stays as it is until they use
+          it; then every session of theirs ends. Make one to hand over yourself, or mail one to {user.email}.
         </p>
         <ErrorNotice error={make.error} />
         <ProblemNotice problem={resetRequestProblem(mail.error)} />
