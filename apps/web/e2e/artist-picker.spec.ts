@@ -125,3 +125,47 @@ test('the artist picker: a click on an option chooses it and keeps the focus in 
   await expect(box).toHaveAttribute('aria-expanded', 'false');
   await expect(box).toBeFocused();
 });
+
+test('Create song with a name left in the artist picker: a click is never lost, and the name is refused in words', async ({
+  page,
+}) => {
+  const { dialog, box, listbox } = await openNewSong(page);
+  const title = `Picker ${SUFFIX} song`;
+  await dialog.getByLabel('Title').fill(title);
+  await dialog.getByLabel('Length').fill('3:00');
+  const typed = `Nobody ${SUFFIX}`;
+  await box.fill(typed);
+  await expect(dialog.getByText(`No artist matches “${typed}”.`)).toBeVisible();
+  // A real press and release (the text box loses the focus as the button is pressed).
+  await dialog.getByRole('button', { name: 'Create song' }).click();
+  const refusal = `“${typed}” is not chosen: choose an artist from the list, or clear it`;
+  await expect(dialog.getByText(refusal)).toBeVisible();
+  await expect(box).toHaveAttribute('aria-invalid', 'true');
+  await expect(box).toBeFocused();
+  await expect(dialog).toBeVisible();
+
+  // The same with matches listed (a list that went away on the press moved the button most).
+  await box.fill(TERM);
+  await expect(listbox).toBeVisible();
+  await expect(dialog.getByText(refusal)).toHaveCount(0);
+  await dialog.getByRole('button', { name: 'Create song' }).click();
+  await expect(
+    dialog.getByText(`“${TERM}” is not chosen: choose an artist from the list, or clear it`),
+  ).toBeVisible();
+
+  // Chosen: the refusal goes, and the song is created with its artist.
+  await box.fill(NAMES[1]!);
+  await listbox.getByRole('option', { name: NAMES[1]! }).click();
+  await expect(dialog.locator('.field-error')).toHaveCount(0);
+  await dialog.getByRole('button', { name: 'Create song' }).click();
+  await expect(dialog).toBeHidden();
+  const admin = await apiLogin(ADMIN);
+  const found = await apiCall<{ data: Array<{ id: string; title: string; artistIds: string[] }> }>(
+    'GET',
+    `/songs?search=${encodeURIComponent(title)}`,
+    admin,
+  );
+  expect(found.data.map((song) => song.title)).toEqual([title]);
+  expect(found.data[0]!.artistIds).toHaveLength(1);
+  await apiCall('DELETE', `/songs/${found.data[0]!.id}`, admin);
+});

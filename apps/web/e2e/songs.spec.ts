@@ -354,3 +354,107 @@ test('“My songs” of an artist account linked to no artist lists none, and th
   await searchFor(page, `${PREFIX} Other`);
   await expect(titleCells(page)).toHaveText(titles(made.others));
 });
+
+test('a right-to-left playlist name is isolated: the song count after it stays after it', async ({
+  page,
+}) => {
+  // Ends in Arabic: without isolation the count after it ("· 3 songs") is drawn inside it.
+  const name = `Songs ${suffix} Road trip 🚗 رحلة`;
+  const three = made.tracks.slice(0, 3).map((t) => t.id);
+  const made3 = await apiCall<{ id: string }>('POST', '/playlists', made.listenerToken, {
+    name,
+    songIds: three,
+  });
+  await signIn(page, LISTENER);
+  await page.goto('/songs');
+  const song = track(4);
+  await searchFor(page, song.title);
+  await page.getByRole('button', { name: `Add to playlist: ${song.title}` }).click();
+  const dialog = page.getByRole('dialog', { name: `Add “${song.title}” to a playlist` });
+  const row = dialog.getByRole('listitem').filter({ hasText: 'رحلة' });
+  await expect(row).toContainText('3 songs');
+  // Where the word رحلة and the digit 3 are drawn: the count comes after the whole name.
+  const [word, digit] = await row.evaluate((element) => {
+    const box = (text: string, within: Element = element) => {
+      const walker = document.createTreeWalker(within, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const at = node.textContent!.indexOf(text);
+        if (at < 0) continue;
+        const range = document.createRange();
+        range.setStart(node, at);
+        range.setEnd(node, at + text.length);
+        const rect = range.getBoundingClientRect();
+        return { left: rect.left, right: rect.right };
+      }
+      throw new Error(`${text} not found`);
+    };
+    // The count is in the muted text after the name (the name itself may hold a 3).
+    return [box('رحلة'), box('3', element.querySelector('.muted')!)];
+  });
+  expect(digit!.left).toBeGreaterThanOrEqual(word!.right);
+  await page.keyboard.press('Escape');
+  await apiCall('DELETE', `/playlists/${made3.id}`, made.listenerToken);
+});
+
+test('an artist who takes their own artist off their song is told why in words, and nothing is saved', async ({
+  page,
+}) => {
+  const admin = await apiLogin(ADMIN);
+  const account = {
+    username: `Songs Own ${suffix}`,
+    email: `songs-own-${suffix}@e2e.test`,
+    password: 'songs-password-3',
+  };
+  const user = await apiCall<{ id: string }>('POST', '/users', admin, { ...account, role: 'artist' });
+  const ownName = `Spec Own Band ${suffix}`;
+  const own = await apiCall<{ id: string }>('POST', '/artists', admin, { name: ownName, userId: user.id });
+  const song = await apiCall<{ id: string }>('POST', '/songs', admin, {
+    title: `${PREFIX} Own`,
+    duration: 180,
+    artistIds: [own.id],
+  });
+
+  await signIn(page, account);
+  await page.goto(`/songs/${song.id}`);
+  const form = page.getByRole('region', { name: 'Edit' });
+  await form.getByRole('button', { name: `Remove ${ownName}` }).click();
+  await form.getByRole('button', { name: 'Save song' }).click();
+  await expect(
+    form.getByText(`Keep ${ownName} among the artists: your account may only save songs of its own artists`),
+  ).toBeVisible();
+  await expect(page.getByText('artistIds')).toHaveCount(0);
+  expect((await apiCall<{ artistIds: string[] }>('GET', `/songs/${song.id}`, admin)).artistIds).toEqual([
+    own.id,
+  ]);
+  await apiCall('DELETE', `/songs/${song.id}`, admin);
+});
+
+test('the song form suggests the genres in use, and saves a genre typed in another case in the catalogue’s spelling', async ({
+  page,
+}) => {
+  await signIn(page, ADMIN);
+  await page.goto('/songs');
+  await page.getByRole('button', { name: 'New song' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New song' });
+  const title = `${PREFIX} Spelled`;
+  await dialog.getByLabel('Title').fill(title);
+  await dialog.getByLabel('Length').fill('2:00');
+  const genre = dialog.getByLabel('Genre');
+  await genre.fill(GENRE.toLowerCase());
+  // The genre in use is suggested, in its own spelling, with its songs.
+  const listId = await genre.getAttribute('list');
+  const option = dialog.locator(`datalist[id="${listId}"] option[value="${GENRE}"]`);
+  await expect(option).toHaveCount(1);
+  await expect(option).toHaveAttribute('label', `${GENRE} (12 songs)`);
+  await dialog.getByRole('button', { name: 'Create song' }).click();
+  await expect(dialog).toBeHidden();
+
+  const admin = await apiLogin(ADMIN);
+  const found = await apiCall<{ data: Array<{ id: string; genre: string | null }> }>(
+    'GET',
+    `/songs?search=${encodeURIComponent(title)}`,
+    admin,
+  );
+  expect(found.data.map((song) => song.genre)).toEqual([GENRE]);
+  await apiCall('DELETE', `/songs/${found.data[0]!.id}`, admin);
+});

@@ -79,6 +79,7 @@ export function ArtistPicker({
   single = false,
   error,
   hint,
+  onSearchChange,
 }: {
   label: string;
   value: string[];
@@ -86,10 +87,16 @@ export function ArtistPicker({
   single?: boolean;
   error?: string | undefined;
   hint?: string;
+  /** What is typed in the search, as it changes (empty once an artist is chosen from it). */
+  onSearchChange?: (text: string) => void;
 }) {
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
-  const [search, setSearch] = useState('');
+  const [search, setSearchState] = useState('');
+  const setSearch = (text: string) => {
+    setSearchState(text);
+    onSearchChange?.(text);
+  };
   const term = useDebounced(search.trim(), 200);
   const names = useArtistNames(value);
   const matches = trpc.artists.list.useQuery({ search: term, limit: 8 }, { enabled: term.length > 0 });
@@ -150,6 +157,8 @@ export function ArtistPicker({
         placeholder="Type an artist’s name…"
         maxLength={200}
         inputRef={input}
+        invalid={!!error}
+        describedBy={error ? `${id}-error` : undefined}
       />
       {hint && <p className="field-hint">{hint}</p>}
       {error && (

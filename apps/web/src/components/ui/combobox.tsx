@@ -37,6 +37,34 @@ const ACTIVE: CSSProperties = {
 const DISABLED: CSSProperties = { opacity: 0.55, cursor: 'not-allowed' };
 const WITH_DETAIL: CSSProperties = { flexDirection: 'column', alignItems: 'flex-start' };
 
+/**
+ * Whether a pointer (mouse, pen, finger) is pressed now, anywhere in the page. A text box losing
+ * the focus to a press elsewhere closes its list only once the press is released: closing it at
+ * once moved what lay below it (the dialog's buttons) up from under the pointer between press
+ * and release, and the click, "Create song" say, was lost without a word.
+ */
+let pressing = false;
+if (typeof document !== 'undefined') {
+  const track = (down: boolean) => () => {
+    pressing = down;
+  };
+  document.addEventListener('pointerdown', track(true), true);
+  document.addEventListener('pointerup', track(false), true);
+  document.addEventListener('pointercancel', track(false), true);
+}
+
+/** Runs `then` after the press now under way is released and its click has been handled. */
+function afterPress(then: () => void) {
+  const done = () => {
+    document.removeEventListener('pointerup', done, true);
+    document.removeEventListener('pointercancel', done, true);
+    // The click follows the release in the same task: after it, the list may go.
+    setTimeout(then, 0);
+  };
+  document.addEventListener('pointerup', done, true);
+  document.addEventListener('pointercancel', done, true);
+}
+
 /** The options in runs of one group each (a run without a group is listed as it is). */
 function groupRuns(options: readonly ComboboxOption[]) {
   const runs: Array<{ group: string | undefined; options: ComboboxOption[] }> = [];
@@ -71,6 +99,8 @@ export function Combobox({
   inputRef,
   onSubmit,
   className,
+  invalid,
+  describedBy,
 }: {
   label: string;
   /** The list's own name; not `label`, so a search by that label finds the text box alone. */
@@ -85,6 +115,10 @@ export function Combobox({
   inputRef?: RefObject<HTMLInputElement | null>;
   onSubmit?: (text: string) => void;
   className?: string;
+  /** The box's field is in error (a form focuses the first such control after a refused submit). */
+  invalid?: boolean;
+  /** The id of what describes the box (its field's error). */
+  describedBy?: string | undefined;
 }) {
   const id = useId();
   const listboxId = `${id}-listbox`;
@@ -169,6 +203,8 @@ export function Combobox({
         aria-expanded={expanded}
         aria-controls={listboxId}
         aria-activedescendant={activeDomId}
+        aria-invalid={invalid || undefined}
+        aria-describedby={describedBy}
         autoComplete="off"
         spellCheck={false}
         placeholder={placeholder}
@@ -179,7 +215,7 @@ export function Combobox({
           setOpen(true);
           setActiveId(null);
         }}
-        onBlur={close}
+        onBlur={() => (pressing ? afterPress(close) : close())}
         onKeyDown={(e) => {
           if (e.altKey && e.key === 'ArrowDown') {
             e.preventDefault();

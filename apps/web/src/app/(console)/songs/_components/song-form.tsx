@@ -1,7 +1,11 @@
 'use client';
 
 import { createSongInput, patchSongInput } from '@music/api-router/schemas';
+import { useId } from 'react';
+import { GenreOptions, useGenreSuggestions } from '@/app/(console)/songs/_components/genre-suggestions';
+import { useSongAccess } from '@/app/(console)/songs/_components/song-access';
 import { ArtistPicker } from '@/components/catalogue/artists';
+import { useMe } from '@/components/shell/session';
 import { TextInput } from '@/components/ui';
 import { type ConflictField, ConflictNotice, useEditConflict } from '@/components/ui/conflict-notice';
 import { DialogForm, type RecordFormProps } from '@/components/ui/dialog-form';
@@ -21,6 +25,12 @@ const SONG_FIELDS: readonly ConflictField<Song>[] = [
   { label: 'Artists', value: (s) => s.artistIds, show: (ids: string[]) => plural(ids.length, 'artist') },
 ];
 
+/** Why an artist account cannot take all of its own artists off a song, naming them. */
+function ownArtistRule(names: readonly string[]): string {
+  const which = names.length === 1 ? names[0] : `one of ${names.join(', ')}`;
+  return `Keep ${which} among the artists: your account may only save songs of its own artists`;
+}
+
 function valuesOf(song: Song | null, defaultArtistIds: string[]) {
   return {
     title: song?.title ?? '',
@@ -29,6 +39,8 @@ function valuesOf(song: Song | null, defaultArtistIds: string[]) {
     duration: song ? formatDuration(song.duration) : '',
     releaseYear: song?.releaseYear ? String(song.releaseYear) : '',
     artistIds: song?.artistIds ?? defaultArtistIds,
+    // Typed in the artist picker and not chosen: refused, so it is never dropped without a word.
+    artistSearch: '',
   };
 }
 
@@ -44,6 +56,10 @@ export function SongForm({
   onCancel,
 }: RecordFormProps<Song> & { song: Song | null; defaultArtistIds?: string[] }) {
   const utils = trpc.useUtils();
+  const me = useMe();
+  const access = useSongAccess();
+  const ownIds = access.ownArtists.map((artist) => artist.id);
+  const genreList = useId();
   const lock = useEditConflict(
     song,
     () => utils.client.songs.get.query({ songId: song?.id ?? '' }),
@@ -60,7 +76,7 @@ export function SongForm({
     onError: lock.onError,
     trpc: { context: lock.context },
   });
-  const { values, setValues, field, errorOf, mutation, save, startFrom, mergeOnto } = useSave(
+  const { values, setValues, setFields, field, errorOf, mutation, save, startFrom, mergeOnto } = useSave(
     valuesOf(song, defaultArtistIds),
     song && { songId: song.id },
     { schema: createSongInput, mutation: trpc.songs.create.useMutation({ onSuccess: saved }) },
@@ -71,7 +87,8 @@ export function SongForm({
         return {
           title: v.title,
           album: orNull(v.album),
-          genre: orNull(v.genre),
+          // In the catalogue's spelling when it names a genre in use ("folk" as "Folk").
+          genre: orNull(genres.spelling(v.genre)),
           // An unreadable length is sent to the schema as NaN, which it refuses, so nothing is saved.
           duration: length.ok ? length.seconds : Number.NaN,
           releaseYear: v.releaseYear.trim() === '' ? null : Number(v.releaseYear),
@@ -79,13 +96,25 @@ export function SongForm({
         };
       },
       // The schema would only say "expected number": say what is wrong with the length instead.
+      // A name left in the artist picker's search is no artist: say so rather than save without it.
       refine: (v): Record<string, string> => {
         const length = readDuration(v.duration);
-        return length.ok ? {} : { duration: length.error };
+        const unchosen = v.artistSearch.trim();
+        // An artist account may only save a song that stays one of its own (the API refuses it).
+        const notOwn =
+          me.role === 'artist' && ownIds.length > 0 && !v.artistIds.some((id) => ownIds.includes(id));
+        return {
+          ...(length.ok ? {} : { duration: length.error }),
+          ...(notOwn ? { artistIds: ownArtistRule(access.ownArtists.map((artist) => artist.name)) } : {}),
+          ...(unchosen
+            ? { artistIds: `“${unchosen}” is not chosen: choose an artist from the list, or clear it` }
+            : {}),
+        };
       },
       nouns: { title: 'a title' },
     },
   );
+  const genres = useGenreSuggestions(values.genre);
   lock.retryWith(save);
 
   return (
@@ -119,7 +148,15 @@ export function SongForm({
       <TextInput label="Title" {...field('title')} />
       <div className="grid-2">
         <TextInput label="Album" {...field('album')} />
-        <TextInput label="Genre" {...field('genre')} />
+        <TextInput
+          label="Genre"
+          {...field('genre')}
+          list={genreList}
+          autoComplete="off"
+          onFocus={genres.use}
+          hint="Suggests the genres in use as you type"
+        />
+        <GenreOptions id={genreList} genres={genres.suggestions} />
       </div>
       <div className="grid-2">
         {/* No numeric keyboard: on phones it has no colon. */}
@@ -135,6 +172,11 @@ export function SongForm({
         label="Artists"
         value={values.artistIds}
         onChange={(artistIds) => setValues((v) => ({ ...v, artistIds }))}
+        onSearchChange={(artistSearch) => {
+          setValues((v) => ({ ...v, artistSearch }));
+          // What it said of the search no longer holds (a submit says it again if need be).
+          setFields(({ artistIds: _, ...others }) => others);
+        }}
         error={errorOf('artistIds')}
       />
     </DialogForm>
