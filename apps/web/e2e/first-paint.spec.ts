@@ -51,3 +51,33 @@ test('record pages arrive with the signed-in shell and their record in their HTM
   await page.goto(`/songs/${song.id}`);
   await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
 });
+
+test('the sign-in page hydrates without a mismatch, also typed in before its scripts ran', async ({
+  browser,
+}) => {
+  for (const path of ['/sign-in', '/sign-in?next=%2Fsongs', '/sign-in?expired=1']) {
+    // A first visit of its own: no cache, no cookies.
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text());
+    });
+    page.on('pageerror', (error) => problems.push(error.message));
+    // The scripts arrive late, as on a slow connection: the fields are typed in before React runs.
+    await page.route(/\/_next\/static\/chunks\/.*\.js/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await route.continue();
+    });
+    await page.goto(path, { waitUntil: 'commit' });
+    await page.getByRole('textbox', { name: 'Email' }).fill(ADMIN.email);
+    await page.getByRole('textbox', { name: 'Password' }).fill(ADMIN.password);
+    await page.waitForLoadState('networkidle');
+    await expect(page.getByRole('textbox', { name: 'Email' }), path).toHaveValue(ADMIN.email);
+    await expect(page.getByRole('textbox', { name: 'Password' }), path).toHaveValue(ADMIN.password);
+    expect(problems, path).toEqual([]);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page, path).not.toHaveURL(/sign-in/);
+    await context.close();
+  }
+});

@@ -1,12 +1,15 @@
 'use client';
 
 import {
+  type ChangeEvent,
   type InputHTMLAttributes,
   type ReactNode,
   type Ref,
   type SelectHTMLAttributes,
   type TextareaHTMLAttributes,
+  useEffect,
   useId,
+  useRef,
 } from 'react';
 import { charactersLeft } from '@/lib/validation-words';
 
@@ -112,9 +115,33 @@ function LabelledControl<Attributes extends { required?: boolean | undefined }>(
   );
 }
 
+/**
+ * A ref for a controlled text control that takes, once it is hydrated, what was typed or filled
+ * into its server-rendered element before the page's scripts ran (a quick typist on a slow
+ * connection, a password manager's autofill). React keeps the element's text on screen but not in
+ * the form's state: the form then refused a sign-in as empty, and the next render wiped the
+ * fields. The text is handed to `onChange` as if typed.
+ */
+export function useTypedBeforeHydration<E extends HTMLInputElement | HTMLTextAreaElement>(
+  value: unknown,
+  onChange: ((event: ChangeEvent<E>) => void) | undefined,
+) {
+  const ref = useRef<E>(null);
+  // Once, on mount: a control mounted later (not hydrated) shows its state's value already.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only the first render's value counts
+  useEffect(() => {
+    const element = ref.current;
+    if (element && onChange && typeof value === 'string' && element.value !== value) {
+      onChange({ target: element, currentTarget: element } as ChangeEvent<E>);
+    }
+  }, []);
+  return ref;
+}
+
 /** A text field; past its `limit`, a counter of the characters too many below it. */
 export function TextInput(props: Labelled<InputHTMLAttributes<HTMLInputElement>>) {
   const { limit, value } = props;
+  const ref = useTypedBeforeHydration<HTMLInputElement>(value, props.onChange);
   const counter =
     limit !== undefined && typeof value === 'string' && value.length > limit
       ? charactersLeft(value.length, limit)
@@ -123,7 +150,7 @@ export function TextInput(props: Labelled<InputHTMLAttributes<HTMLInputElement>>
     <LabelledControl
       props={props}
       counter={counter}
-      render={(control, rest) => <input {...control} {...rest} />}
+      render={(control, rest) => <input ref={ref} {...control} {...rest} />}
     />
   );
 }

@@ -1,7 +1,8 @@
 'use client';
 
-import { type InputHTMLAttributes, useEffect, useRef, useState } from 'react';
+import { type InputHTMLAttributes, useEffect, useState } from 'react';
 import { Field } from '@/components/ui';
+import { useTypedBeforeHydration } from '@/components/ui/fields';
 
 type PasswordInputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'type'> & {
   label: string;
@@ -18,7 +19,10 @@ type PasswordInputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'ty
  */
 export function PasswordInput({ label, error, hint, style, ...attributes }: PasswordInputProps) {
   const [shown, setShown] = useState(false);
-  const input = useRef<HTMLInputElement>(null);
+  // Typed or autofilled before the page's scripts ran: taken into the form once they run.
+  const input = useTypedBeforeHydration<HTMLInputElement>(attributes.value, attributes.onChange);
+  // Once, on mount (the ref object is the same on every render).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the element a ref holds is read, not tracked
   useEffect(() => {
     const form = input.current?.form;
     if (!form) return;
