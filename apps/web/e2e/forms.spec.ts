@@ -1,6 +1,6 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { ADMIN } from '../playwright.config';
-import { uniqueSuffix } from './api';
+import { apiCall, apiLogin, uniqueSuffix } from './api';
 import { signIn } from './steps';
 
 /**
@@ -215,4 +215,41 @@ test('New playlist: the name marked and bounded, the description counted, refusa
   await description.fill('');
   await dialog.getByRole('button', { name: 'Create playlist' }).click();
   await expect(page.getByRole('heading', { level: 1, name: mix })).toBeVisible();
+});
+
+test('New song: the genres in use are suggested, and one typed in another case is saved in the catalogue’s spelling', async ({
+  page,
+}) => {
+  const admin = await apiLogin(ADMIN);
+  const genre = `Forms Genre ${SUFFIX}`;
+  const made = await Promise.all(
+    [1, 2].map((n) =>
+      apiCall<{ id: string }>('POST', '/songs', admin, {
+        title: `Forms Genred ${SUFFIX} ${n}`,
+        genre,
+        duration: 90,
+      }),
+    ),
+  );
+  const dialog = await openDialog(page, '/songs', 'New song');
+  const title = `Forms Spelled ${SUFFIX}`;
+  await dialog.getByLabel('Title').fill(title);
+  await dialog.getByLabel('Length').fill('2:00');
+  const field = dialog.getByLabel('Genre');
+  await field.fill(genre.toLowerCase());
+  // The genre in use is suggested, in its own spelling, with its songs.
+  const listId = await field.getAttribute('list');
+  const option = dialog.locator(`datalist[id="${listId}"] option[value="${genre}"]`);
+  await expect(option).toHaveCount(1);
+  await expect(option).toHaveAttribute('label', `${genre} (2 songs)`);
+  await dialog.getByRole('button', { name: 'Create song' }).click();
+  await expect(dialog).toBeHidden();
+
+  const found = await apiCall<{ data: Array<{ id: string; genre: string | null }> }>(
+    'GET',
+    `/songs?search=${encodeURIComponent(title)}`,
+    admin,
+  );
+  expect(found.data.map((song) => song.genre)).toEqual([genre]);
+  await Promise.all([...made, found.data[0]!].map((song) => apiCall('DELETE', `/songs/${song.id}`, admin)));
 });
