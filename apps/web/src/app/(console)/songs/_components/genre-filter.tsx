@@ -1,12 +1,8 @@
 'use client';
 
-import { useEffect, useId, useState } from 'react';
-import { useDebounced } from '@/components/ui';
-import { trpc } from '@/lib/trpc';
+import { useEffect, useId } from 'react';
+import { GenreOptions, useGenreSuggestions } from '@/app/(console)/songs/_components/genre-suggestions';
 import { useUrlText } from '@/lib/url-state';
-
-/** How many genres are suggested at once. */
-const SUGGESTIONS = 20;
 
 /**
  * The genre filter: a text box that suggests the genres in use (GET /genres, matched as one
@@ -19,13 +15,8 @@ const SUGGESTIONS = 20;
 export function GenreFilter({ value, onChange }: { value: string; onChange: (genre: string) => void }) {
   const id = useId();
   const { text, setText, commitNow } = useUrlText(value, onChange);
-  const [used, setUsed] = useState(false);
-  const term = useDebounced(text.trim(), 200);
-  const genres = trpc.genres.list.useQuery(
-    { limit: SUGGESTIONS, ...(term ? { search: term } : {}) },
-    { enabled: used, staleTime: 60_000, placeholderData: (previous) => previous },
-  );
-  const suggestions = genres.data?.data ?? [];
+  const genres = useGenreSuggestions(text);
+  const { suggestions } = genres;
   const typed = text.trim();
   const named = suggestions.find((genre) => genre.name.toLowerCase() === typed.toLowerCase());
   // A genre chosen from the list, or typed in full (its suggestion may arrive a moment later):
@@ -49,7 +40,7 @@ export function GenreFilter({ value, onChange }: { value: string; onChange: (gen
         value={text}
         maxLength={50}
         aria-describedby={`${id}-hint`}
-        onFocus={() => setUsed(true)}
+        onFocus={genres.use}
         onChange={(e) => {
           setText(e.target.value);
           if (e.target.value.trim() === '') commitNow('');
@@ -65,15 +56,7 @@ export function GenreFilter({ value, onChange }: { value: string; onChange: (gen
       <p className="sr-only" id={`${id}-hint`}>
         Suggests the genres in use as you type; choose one or press Enter.
       </p>
-      <datalist id={`${id}-genres`}>
-        {suggestions.map((genre) => (
-          <option
-            key={genre.name}
-            value={genre.name}
-            label={`${genre.name} (${genre.songCount} ${genre.songCount === 1 ? 'song' : 'songs'})`}
-          />
-        ))}
-      </datalist>
+      <GenreOptions id={`${id}-genres`} genres={suggestions} />
     </div>
   );
 }
