@@ -40,6 +40,17 @@ describe('GET /v1/genres', () => {
     expect((await list()).body.data.map((g) => g.name)).toEqual(['ambient', 'Rock']);
   });
 
+  it('keeps a song’s genre as sent, while the list names the genre by its most common spelling', async () => {
+    const t = tag();
+    for (let i = 0; i < 2; i++) await makeSong(w.api, w.admin, { genre: `${t} Folk` });
+    const song = await makeSong(w.api, w.admin, { genre: `${t} folk` });
+    expect(song.genre).toBe(`${t} folk`);
+    const read = await w.api.request('GET', `/songs/${song.id}`, { token: w.user.token });
+    expect(read.body.genre).toBe(`${t} folk`);
+    const listed = await list(`search=${encodeURIComponent(t)}`);
+    expect(listed.body.data).toEqual([{ name: `${t} Folk`, songCount: 3 }]);
+  });
+
   it('searches folded words, punctuation alone taken literally (never as a wildcard), in NFC', async () => {
     const t = tag();
     const names = [`${t} 100%`, `${t} 1000`, `${t} a_b`, `${t} axb`, `${t} Caf\u00e9`];

@@ -10,8 +10,8 @@ import { errorsInWords, fieldRules, messageInWords } from '@/lib/validation-word
 /** What a form knows of its fields besides their values; all of it optional. */
 export interface FormRules<V> {
   /**
-   * The schema whose rules mark the fields (`required`, `maxLength` but on passwords, emails and
-   * account names, see FieldRules.uncut) and that checks each one as it is left; without it,
+   * The schema whose rules mark the fields (`required`, a counted `limit` but on passwords, emails
+   * and account names, see FieldRules.uncut) and that checks each one as it is left; without it,
    * fields are checked on submit only (`check`).
    */
   schema?: z.ZodType;

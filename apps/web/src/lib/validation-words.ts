@@ -1,8 +1,8 @@
 /**
  * What the procedures' zod schemas say about a form's fields, for people: whether a field must be
  * filled and its bounds (for `required`, and a limit the controls count; `uncut` fields say theirs
- * in a hint), and each refusal as a sentence ("Enter a title", "At most 200 characters") in place of zod's own wording ("Too small:
- * expected string to have >=1 characters"). The console's one file that reads zod's schema
+ * in a hint), and each refusal as a sentence ("Enter a title", "At most 200 characters") in place
+ * of zod's own wording ("Too small: expected string to have >=1 characters"). The console's one file that reads zod's schema
  * classes and issue shapes: the forms go through `fieldRules` and `errorsInWords`.
  */
 

@@ -158,13 +158,14 @@ export function TextInput(props: Labelled<InputHTMLAttributes<HTMLInputElement>>
 /** A text area; with a `limit`, a counter of the characters left (or too many) below it. */
 export function TextArea(props: Labelled<TextareaHTMLAttributes<HTMLTextAreaElement>>) {
   const { limit, value } = props;
+  const ref = useTypedBeforeHydration<HTMLTextAreaElement>(value, props.onChange);
   const counter =
     limit !== undefined && typeof value === 'string' ? charactersLeft(value.length, limit) : undefined;
   return (
     <LabelledControl
       props={props}
       counter={counter}
-      render={(control, rest) => <textarea {...control} rows={3} {...rest} />}
+      render={(control, rest) => <textarea ref={ref} {...control} rows={3} {...rest} />}
     />
   );
 }

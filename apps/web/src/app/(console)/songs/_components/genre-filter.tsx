@@ -16,9 +16,8 @@ export function GenreFilter({ value, onChange }: { value: string; onChange: (gen
   const id = useId();
   const { text, setText, commitNow } = useUrlText(value, onChange);
   const genres = useGenreSuggestions(text);
-  const { suggestions } = genres;
   const typed = text.trim();
-  const named = suggestions.find((genre) => genre.name.toLowerCase() === typed.toLowerCase());
+  const named = genres.named(typed);
   // A genre chosen from the list, or typed in full (its suggestion may arrive a moment later):
   // the filter follows at once, in the genre's own spelling. commitNow ignores a repeat.
   useEffect(() => {
@@ -56,7 +55,7 @@ export function GenreFilter({ value, onChange }: { value: string; onChange: (gen
       <p className="sr-only" id={`${id}-hint`}>
         Suggests the genres in use as you type; choose one or press Enter.
       </p>
-      <GenreOptions id={`${id}-genres`} genres={suggestions} />
+      <GenreOptions id={`${id}-genres`} genres={genres.suggestions} />
     </div>
   );
 }

@@ -21,11 +21,14 @@ export function useGenreSuggestions(text: string) {
     { enabled: used, staleTime: 60_000, placeholderData: (previous) => previous },
   );
   const suggestions = genres.data?.data ?? [];
+  /** The suggested genre `typed` names, letter case aside. */
+  const named = (typed: string) =>
+    suggestions.find((genre) => genre.name.toLowerCase() === typed.trim().toLowerCase());
   return {
     suggestions,
     use: () => setUsed(true),
-    spelling: (typed: string) =>
-      suggestions.find((genre) => genre.name.toLowerCase() === typed.trim().toLowerCase())?.name ?? typed,
+    named,
+    spelling: (typed: string) => named(typed)?.name ?? typed,
   };
 }
 

@@ -57,8 +57,7 @@ export function SongForm({
 }: RecordFormProps<Song> & { song: Song | null; defaultArtistIds?: string[] }) {
   const utils = trpc.useUtils();
   const me = useMe();
-  const access = useSongAccess();
-  const ownIds = access.ownArtists.map((artist) => artist.id);
+  const { ownArtists } = useSongAccess();
   const genreList = useId();
   const lock = useEditConflict(
     song,
@@ -102,10 +101,12 @@ export function SongForm({
         const unchosen = v.artistSearch.trim();
         // An artist account may only save a song that stays one of its own (the API refuses it).
         const notOwn =
-          me.role === 'artist' && ownIds.length > 0 && !v.artistIds.some((id) => ownIds.includes(id));
+          me.role === 'artist' &&
+          ownArtists.length > 0 &&
+          !ownArtists.some((artist) => v.artistIds.includes(artist.id));
         return {
           ...(length.ok ? {} : { duration: length.error }),
-          ...(notOwn ? { artistIds: ownArtistRule(access.ownArtists.map((artist) => artist.name)) } : {}),
+          ...(notOwn ? { artistIds: ownArtistRule(ownArtists.map((artist) => artist.name)) } : {}),
           ...(unchosen
             ? { artistIds: `“${unchosen}” is not chosen: choose an artist from the list, or clear it` }
             : {}),
