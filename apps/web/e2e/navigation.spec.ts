@@ -130,7 +130,7 @@ test('an unknown record says it is not found, with a way back', async ({ page })
   await page.goto(`/artists/${UNKNOWN_ID}`);
   await expect(alert).toContainText('Artist not found');
   await expect(page).toHaveTitle('Artist not found · Music Catalogue');
-  await page.getByRole('link', { name: 'Back', exact: true }).click();
+  await page.getByRole('link', { name: 'Back to artists' }).click();
   await expect(page).toHaveURL(/\/artists$/);
   await expect(page).toHaveTitle('Artists · Music Catalogue');
 

@@ -41,15 +41,9 @@ export function ArtistNames({ ids }: { ids: readonly string[] }) {
   return <ArtistNameList ids={ids} names={useArtistNames(ids)} />;
 }
 
-/**
- * A row's artists by name, from the names its page fetched for all its rows at once. For an
- * admin each name links to the artist's page; others see plain names, as an artist's page is
- * for admins and the artist's own account (its menu has no list of artists for anyone else).
- */
+/** A row's artists by name, each linking to its page, from the names its page fetched for all its rows at once. */
 export function ArtistNameList({ ids, names }: { ids: readonly string[]; names: Map<string, string> }) {
-  const me = useMe();
   if (ids.length === 0) return <span className="muted">—</span>;
-  if (me.role !== 'admin') return <>{ids.map((id) => names.get(id) ?? '…').join(', ')}</>;
   return (
     <>
       {ids.map((id, i) => {

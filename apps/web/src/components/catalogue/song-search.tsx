@@ -1,7 +1,7 @@
 'use client';
 
-import { type ReactNode, useState } from 'react';
-import { useArtistNames } from '@/components/catalogue/artists';
+import { Fragment, type ReactNode, useState } from 'react';
+import { ArtistNameList, useArtistNames } from '@/components/catalogue/artists';
 import { Button, Empty, ErrorNotice, Loading, SearchBox, useDebounced } from '@/components/ui';
 import { SearchingStatus } from '@/components/ui/paged-table';
 import { type Song, trpc } from '@/lib/trpc';
@@ -58,6 +58,35 @@ export function SongSearch({
           </>
         ))}
     </>
+  );
+}
+
+/**
+ * A match's title, then what tells it from another of the same title: its artists, album and
+ * year, as far as it has them.
+ */
+export function SongLine({ song, artistNames }: { song: Song; artistNames: Map<string, string> }) {
+  const details: Array<[string, ReactNode]> = [];
+  if (song.artistIds.length > 0) {
+    details.push(['artists', <ArtistNameList key="artists" ids={song.artistIds} names={artistNames} />]);
+  }
+  if (song.album) details.push(['album', <bdi key="album">{song.album}</bdi>]);
+  if (song.releaseYear !== null) details.push(['year', String(song.releaseYear)]);
+  return (
+    <span className="grow">
+      <bdi>{song.title}</bdi>
+      {details.length > 0 && (
+        <span className="muted">
+          {' '}
+          {details.map(([key, detail], i) => (
+            <Fragment key={key}>
+              {i > 0 && ' · '}
+              {detail}
+            </Fragment>
+          ))}
+        </span>
+      )}
+    </span>
   );
 }
 

@@ -11,8 +11,8 @@ import { type Role, trpc } from '@/lib/trpc';
 
 const NAV: Array<{ href: string; label: string; roles: Role[] }> = [
   { href: '/songs', label: 'Songs', roles: ['admin', 'artist', 'user'] },
-  { href: '/artists', label: 'Artists', roles: ['admin'] },
-  { href: '/artists', label: 'My artist profile', roles: ['artist'] },
+  { href: '/artists', label: 'Artists', roles: ['admin', 'artist', 'user'] },
+  { href: '/artists/mine', label: 'My artist profile', roles: ['artist'] },
   { href: '/playlists', label: 'Playlists', roles: ['admin', 'artist', 'user'] },
   { href: '/users', label: 'Users', roles: ['admin'] },
   { href: '/activity', label: 'Activity', roles: ['admin'] },
@@ -68,6 +68,14 @@ export function Shell({ children }: { children: ReactNode }) {
     );
   }
   const user = me.data;
+  const nav = NAV.filter((item) => item.roles.includes(user.role));
+  // The page's own entry: the longest address the path starts with (/artists/mine over /artists).
+  const current = nav
+    .filter((item) => pathname === item.href || pathname.startsWith(`${item.href}/`))
+    .reduce<(typeof nav)[number] | undefined>(
+      (best, item) => (best && best.href.length >= item.href.length ? best : item),
+      undefined,
+    );
   return (
     <SessionProvider user={user}>
       <a href="#main" className="skip-link">
@@ -88,11 +96,11 @@ export function Shell({ children }: { children: ReactNode }) {
           Menu
         </button>
         <nav id="main-nav" className={`nav ${menuOpen ? 'nav-open' : ''}`} aria-label="Main">
-          {NAV.filter((item) => item.roles.includes(user.role)).map((item) => (
+          {nav.map((item) => (
             <Link
-              key={`${item.href}-${item.label}`}
+              key={item.href}
               href={item.href}
-              aria-current={pathname.startsWith(item.href) ? 'page' : undefined}
+              aria-current={item === current ? 'page' : undefined}
               onClick={() => setMenuOpen(false)}
             >
               {item.label}

@@ -3,12 +3,12 @@
 import { listArtistsInput } from '@music/api-router/schemas';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { Suspense, useEffect } from 'react';
+import { Suspense } from 'react';
 import { ArtistForm } from '@/app/(console)/artists/_components/artist-form';
-import { useOwnArtists } from '@/components/catalogue/artists';
-import { PageHeader, RoleGate } from '@/components/shell/guard';
+import { useUsernames } from '@/components/catalogue/usernames';
+import { PageHeader } from '@/components/shell/guard';
 import { useMe } from '@/components/shell/session';
-import { ErrorNotice, Loading, Notice, SearchBox } from '@/components/ui';
+import { Loading, SearchBox } from '@/components/ui';
 import { useCreateDialog } from '@/components/ui/dialog-form';
 import { PageTitle } from '@/components/ui/page-title';
 import { PAGE_SIZES, PagedTable, urlPaging } from '@/components/ui/paged-table';
@@ -19,6 +19,9 @@ import { param, useUrlState, useUrlText } from '@/lib/url-state';
 const takes = (field: 'search' | 'sort') => (value: string) =>
   listArtistsInput.shape[field].safeParse(value).success;
 
+/** The name shown for a managing account the answer left out (deleted since the list was read). */
+const UNKNOWN_ACCOUNT = 'Unknown account';
+
 /** The list's view in the address: /artists?search=…&sort=…&page=…&limit=… (by name by default). */
 const artistsQuery = {
   search: param.text({ valid: takes('search') }),
@@ -27,56 +30,28 @@ const artistsQuery = {
   limit: param.oneOf(PAGE_SIZES, 20),
 };
 
+/**
+ * The catalogue's artists, for every role: searchable, sortable, each linking to its page. Admins
+ * also create artists here and see which account manages each.
+ */
 export default function ArtistsPage() {
-  const me = useMe();
   return (
     <>
-      <PageTitle name={me.role === 'artist' ? 'My artist profiles' : 'Artists'} />
-      <RoleGate roles={['admin', 'artist']}>
-        {me.role === 'admin' ? (
-          // The view is read from the address (useSearchParams), which a prerendered page reads in the browser.
-          <Suspense fallback={<Loading />}>
-            <AllArtists />
-          </Suspense>
-        ) : (
-          <MyArtist />
-        )}
-      </RoleGate>
-    </>
-  );
-}
-
-/** An artist account goes straight to its profile (or chooses, if it manages several). */
-function MyArtist() {
-  const own = useOwnArtists();
-  const router = useRouter();
-  const only = own.data?.data.length === 1 ? own.data.data[0] : undefined;
-  useEffect(() => {
-    if (only) router.replace(`/artists/${only.id}`);
-  }, [only, router]);
-  if (own.isPending || only) return <Loading />;
-  if (own.isError) return <ErrorNotice error={own.error} />;
-  if (own.data.data.length === 0) {
-    return <Notice>Your account is not linked to an artist yet. Ask an admin to link it.</Notice>;
-  }
-  return (
-    <>
-      <PageHeader title="My artist profiles" />
-      <ul className="link-list">
-        {own.data.data.map((artist) => (
-          <li key={artist.id}>
-            <Link href={`/artists/${artist.id}`}>{artist.name}</Link>
-          </li>
-        ))}
-      </ul>
+      <PageTitle name="Artists" />
+      {/* The view is read from the address (useSearchParams), which a prerendered page reads in the browser. */}
+      <Suspense fallback={<Loading />}>
+        <AllArtists />
+      </Suspense>
     </>
   );
 }
 
 function AllArtists() {
+  const me = useMe();
+  const isAdmin = me.role === 'admin';
   const [view, update] = useUrlState(artistsQuery);
-  // Typing is one step of history (replace); a sort or a page is a step of its own.
-  const search = useUrlText(view.search, (text) => update({ search: text, page: 1 }, 'replace'), 250);
+  // A typing is one step of history (see useUrlText); a sort or a page is a step of its own.
+  const search = useUrlText(view.search, (text, how) => update({ search: text, page: 1 }, how), 250);
   const router = useRouter();
   const list = trpc.artists.list.useQuery(
     {
@@ -88,19 +63,29 @@ function AllArtists() {
     { placeholderData: (previous) => previous },
   );
   const paging = urlPaging(view, update);
+  // Who manages each artist on the page, in one call (admins only: the column is theirs).
+  const managers = useUsernames(
+    isAdmin ? (list.data?.data.flatMap((artist) => artist.userId ?? []) ?? []) : [],
+    UNKNOWN_ACCOUNT,
+  );
   const create = useCreateDialog('New artist', (close) => (
     <ArtistForm artist={null} onSaved={(artist) => router.push(`/artists/${artist.id}`)} onCancel={close} />
   ));
   return (
     <>
-      <PageHeader title="Artists">{create.button}</PageHeader>
+      <PageHeader title="Artists">{isAdmin && create.button}</PageHeader>
       <div className="toolbar">
-        <SearchBox label="Search artists by name" value={search.text} onChange={search.setText} />
+        <SearchBox
+          label="Search artists by name"
+          value={search.text}
+          onChange={search.setText}
+          onBlur={search.endTyping}
+        />
       </div>
       <PagedTable
         query={list}
         empty={view.search ? `No artist matches “${view.search}”.` : 'No artists yet.'}
-        columns={[{ label: 'Name', sort: 'name' }, 'Biography', 'Account']}
+        columns={[{ label: 'Name', sort: 'name' }, 'Biography', isAdmin && 'Managed by']}
         sorting={{ value: view.sort, onSort: (sort) => update({ sort, page: 1 }) }}
         row={(artist) => (
           <>
@@ -110,12 +95,22 @@ function AllArtists() {
             <td data-label="Biography" className="clip">
               {artist.bio ?? <span className="muted">—</span>}
             </td>
-            <td data-label="Account">{artist.userId ? 'Linked' : <span className="muted">None</span>}</td>
+            {isAdmin && (
+              <td data-label="Managed by">
+                {artist.userId === me.id ? (
+                  'You'
+                ) : artist.userId ? (
+                  <bdi>{managers.get(artist.userId) ?? '…'}</bdi>
+                ) : (
+                  <span className="muted">No account</span>
+                )}
+              </td>
+            )}
           </>
         )}
         paging={paging}
       />
-      {create.dialog}
+      {isAdmin && create.dialog}
     </>
   );
 }

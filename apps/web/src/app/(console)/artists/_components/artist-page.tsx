@@ -5,7 +5,7 @@ import Link from 'next/link';
 import { useParams, useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { ArtistForm } from '@/app/(console)/artists/_components/artist-form';
-import { SongAction, SongSearch } from '@/components/catalogue/song-search';
+import { SongAction, SongLine, SongSearch } from '@/components/catalogue/song-search';
 import { PageHeader } from '@/components/shell/guard';
 import { HistoryLink } from '@/components/shell/history-link';
 import { useMe } from '@/components/shell/session';
@@ -26,7 +26,7 @@ export function ArtistPage() {
   return (
     <>
       <RecordTitle query={artist} kind="Artist" name={(data) => data.name} />
-      <RecordView query={artist} back={{ href: isAdmin ? '/artists' : '/songs', label: 'Back' }}>
+      <RecordView query={artist} back={{ href: '/artists', label: 'Back to artists' }}>
         {(data) => (
           <ArtistDetail artist={data} mayEdit={isAdmin || data.userId === me.id} isAdmin={isAdmin} />
         )}
@@ -52,11 +52,9 @@ function ArtistDetail({ artist, mayEdit, isAdmin }: { artist: Artist; mayEdit: b
   });
   return (
     <>
-      {isAdmin && (
-        <p className="breadcrumbs">
-          <Link href="/artists">Artists</Link> / <bdi>{artist.name}</bdi>
-        </p>
-      )}
+      <p className="breadcrumbs">
+        <Link href="/artists">Artists</Link> / <bdi>{artist.name}</bdi>
+      </p>
       <PageHeader title={artist.name}>
         <HistoryLink type="artist" id={artist.id} />
         {isAdmin && (
@@ -71,8 +69,12 @@ function ArtistDetail({ artist, mayEdit, isAdmin }: { artist: Artist; mayEdit: b
           {saved && <Notice tone="success">Saved.</Notice>}
           <ArtistForm key={artist.updatedAt} artist={artist} onSaved={() => setSaved(true)} />
         </section>
+      ) : artist.bio ? (
+        <p className="description">
+          <bdi>{artist.bio}</bdi>
+        </p>
       ) : (
-        <p>{artist.bio}</p>
+        <p className="muted">No biography yet.</p>
       )}
       <ArtistSongs artist={artist} mayLink={isAdmin} />
       {confirmDelete.dialog}
@@ -135,9 +137,9 @@ function LinkSong({ artist, onLinked }: { artist: Artist; onLinked: () => Promis
     <div className="subsection">
       <h3>Link a song</h3>
       <SongSearch label={`Search songs to link to ${artist.name}`} limit={8} error={link.error}>
-        {(song) => (
+        {(song, artistNames) => (
           <>
-            <bdi>{song.title}</bdi>
+            <SongLine song={song} artistNames={artistNames} />
             <SongAction
               song={song}
               verb="Link"

@@ -8,8 +8,7 @@ import { PlaylistLength } from '@/app/(console)/playlists/_components/playlist-l
 import { Owner } from '@/app/(console)/playlists/_components/playlist-owner';
 import { PLAYLIST_PAGE_SIZE, PlaylistSongs } from '@/app/(console)/playlists/_components/playlist-songs';
 import { VisibilitySwitch } from '@/app/(console)/playlists/_components/visibility-switch';
-import { ArtistNameList } from '@/components/catalogue/artists';
-import { SongAction, SongSearch } from '@/components/catalogue/song-search';
+import { SongAction, SongLine, SongSearch } from '@/components/catalogue/song-search';
 import { HistoryLink } from '@/components/shell/history-link';
 import { useMe } from '@/components/shell/session';
 import { Button, Notice } from '@/components/ui';
@@ -124,12 +123,7 @@ function AddSongs({ playlist, refresh }: { playlist: Playlist; refresh: () => Pr
       >
         {(song, artistNames) => (
           <>
-            <span className="grow">
-              <bdi>{song.title}</bdi>{' '}
-              <span className="muted">
-                <ArtistNameList ids={song.artistIds} names={artistNames} />
-              </span>
-            </span>
+            <SongLine song={song} artistNames={artistNames} />
             <SongAction
               song={song}
               verb="Add"
