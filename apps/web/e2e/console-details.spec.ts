@@ -124,7 +124,10 @@ test('an admin adds a listener, an artist and a song with every field', async ({
   await pickArtist(dialog, BAND);
   await dialog.getByRole('button', { name: 'Create song' }).click();
   await expect(dialog).toBeHidden();
-  // Found by a search: other specs' songs may fill the first page.
+  // The new song opens its page; back on the list, it is found by a search (other specs' songs
+  // may fill the first page).
+  await expect(page.getByRole('heading', { level: 1, name: FULL_SONG.title })).toBeVisible();
+  await page.goBack();
   await page.getByLabel('Search songs by title, album or artist').fill(FULL_SONG.title);
   await expect(page.getByRole('link', { name: FULL_SONG.title, exact: true })).toBeVisible();
   await signOut(page);
@@ -158,6 +161,8 @@ test('a song length with minutes or seconds past 59 is refused in words', async 
   await length.fill('24:00:00');
   await create.click();
   await expect(dialog).toBeHidden();
+  await expect(page.getByRole('heading', { level: 1, name: BARE_SONG })).toBeVisible();
+  await page.goBack();
   await page.getByLabel('Search songs by title, album or artist').fill(BARE_SONG);
   const row = page.getByRole('row', { name: new RegExp(BARE_SONG) });
   await expect(cell(row, 'Length')).toHaveText('24:00:00');

@@ -94,6 +94,7 @@ test('an admin builds a small catalogue', async ({ page }) => {
   for (const title of SONGS.extra) await createSong(page, title, 'Rita Rival Band');
 
   // Server-side validation the form cannot know: an unknown genre is fine, a bad year is not.
+  await page.goto('/songs');
   await page.getByRole('button', { name: 'New song' }).click();
   const songDialog = page.getByRole('dialog', { name: 'New song' });
   await songDialog.getByLabel('Title').fill('Bad year');

@@ -82,7 +82,9 @@ export async function createSong(page: Page, title: string, artist: string, dura
   await expect(dialog.getByRole('button', { name: `Remove ${artist}` })).toBeVisible();
   await dialog.getByRole('button', { name: 'Create song' }).click();
   await expect(dialog).toBeHidden();
-  await expect(page.getByRole('link', { name: title, exact: true })).toBeVisible();
+  // A new song opens its page.
+  await expect(page).toHaveURL(/\/songs\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
 }
 
 /** The main menu, opened first where it folds away behind its toggle (phones). */

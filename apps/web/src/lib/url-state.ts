@@ -165,16 +165,29 @@ export function useUrlState<S extends QuerySchema>(schema: S) {
  * `commitNow` returned, with no delay given). When the address's value changes by another way
  * (Back, a link), the text follows it; the address catching up with what was typed does not
  * undo what was typed meanwhile.
+ *
+ * `commit` is told how to write it into the history: one typing is one step, so the first write
+ * of a typing adds a step ('push': Back returns to the page as it was before the search) and the
+ * next ones change that step ('replace': Back does not step through the keystrokes). A typing
+ * ends when the box is left (`endTyping`, on blur) or when the address's value changes by
+ * another way.
  */
-export function useUrlText(value: string, commit: (text: string) => void, delay?: number) {
+export function useUrlText(
+  value: string,
+  commit: (text: string, how: 'push' | 'replace') => void,
+  delay?: number,
+) {
   const [text, setText] = useState(value);
   const [seen, setSeen] = useState(value);
   const [written, setWritten] = useState(value);
+  // Whether this typing has written a step already (see above).
+  const [typing, setTyping] = useState(false);
   if (value !== seen) {
     setSeen(value);
     if (value !== written) {
       setText(value);
       setWritten(value);
+      setTyping(false);
     }
   }
   const commitRef = useRef(commit);
@@ -198,7 +211,8 @@ export function useUrlText(value: string, commit: (text: string) => void, delay?
     const trimmed = next.trim();
     if (trimmed === written) return;
     setWritten(trimmed);
-    commitRef.current(trimmed);
+    setTyping(true);
+    commitRef.current(trimmed, typing ? 'replace' : 'push');
   };
   useEffect(() => {
     const next = text.trim();
@@ -206,9 +220,12 @@ export function useUrlText(value: string, commit: (text: string) => void, delay?
     const timer = setTimeout(() => {
       if (leaving.current) return;
       setWritten(next);
-      commitRef.current(next);
+      setTyping(true);
+      commitRef.current(next, typing ? 'replace' : 'push');
     }, delay);
     return () => clearTimeout(timer);
-  }, [text, written, delay]);
-  return { text, setText, commitNow };
+  }, [text, written, delay, typing]);
+  // Not a write of its own: the blur may be the start of a click on a link (see `leaving`).
+  const endTyping = () => setTyping(false);
+  return { text, setText, commitNow, endTyping };
 }

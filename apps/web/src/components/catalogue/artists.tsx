@@ -1,7 +1,7 @@
 'use client';
 
 import Link from 'next/link';
-import { Fragment, useId, useRef, useState } from 'react';
+import { Fragment, useEffect, useId, useRef, useState } from 'react';
 import { useMe } from '@/components/shell/session';
 import { useDebounced } from '@/components/ui';
 import { Combobox, type ComboboxOption } from '@/components/ui/combobox';
@@ -64,7 +64,9 @@ export function ArtistNameList({ ids, names }: { ids: readonly string[]; names: 
 /**
  * Pick artists by searching their names: chosen ones are listed (in order) with a remove button
  * each; matches are suggested in a combobox (Down/Up, Enter; see Combobox), where the ones
- * already chosen are listed but cannot be chosen again.
+ * already chosen are listed but cannot be chosen again. A `single` picker (a filter) shows its
+ * one artist in place of the search, in a box of the search's size, so a row of filters stays
+ * in line; removing it brings the search back, focused.
  */
 export function ArtistPicker({
   label,
@@ -113,11 +115,19 @@ export function ArtistPicker({
     onChange(single ? [artistId] : [...value, artistId]);
     setSearch('');
   };
+  // Its button is gone with it: the focus goes back to the search, not to <body> (once the
+  // search is shown again, for a single picker).
+  const [refocus, setRefocus] = useState(false);
+  useEffect(() => {
+    if (!refocus) return;
+    input.current?.focus();
+    setRefocus(false);
+  }, [refocus]);
   const remove = (artistId: string) => {
     onChange(value.filter((v) => v !== artistId));
-    // Its button is gone with it: the focus goes back to the search, not to <body>.
-    input.current?.focus();
+    setRefocus(true);
   };
+  const inField = single && value.length > 0;
   return (
     <fieldset
       className={`picker ${error ? 'field-invalid' : ''}`}
@@ -125,10 +135,10 @@ export function ArtistPicker({
     >
       <legend>{label}</legend>
       {value.length > 0 && (
-        <ul className="chips" aria-label={`Chosen: ${label}`}>
+        <ul className={inField ? 'chips chips-in-field' : 'chips'} aria-label={`Chosen: ${label}`}>
           {value.map((artistId) => (
             <li key={artistId} className="chip">
-              {names.get(artistId)}
+              <bdi>{names.get(artistId)}</bdi>
               <button
                 type="button"
                 aria-label={`Remove ${names.get(artistId)}`}
@@ -140,20 +150,22 @@ export function ArtistPicker({
           ))}
         </ul>
       )}
-      <Combobox
-        label={`Search artists for ${label}`}
-        listLabel={`Matching artists: ${label}`}
-        text={search}
-        onTextChange={setSearch}
-        options={options}
-        status={status}
-        onChoose={choose}
-        placeholder="Type an artist’s name…"
-        maxLength={200}
-        inputRef={input}
-        invalid={!!error}
-        describedBy={error ? `${id}-error` : undefined}
-      />
+      {!inField && (
+        <Combobox
+          label={`Search artists for ${label}`}
+          listLabel={`Matching artists: ${label}`}
+          text={search}
+          onTextChange={setSearch}
+          options={options}
+          status={status}
+          onChoose={choose}
+          placeholder="Type an artist’s name…"
+          maxLength={200}
+          inputRef={input}
+          invalid={!!error}
+          describedBy={error ? `${id}-error` : undefined}
+        />
+      )}
       {hint && <p className="field-hint">{hint}</p>}
       {error && (
         <p className="field-error" id={`${id}-error`}>

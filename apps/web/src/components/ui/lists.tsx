@@ -49,11 +49,13 @@ export function SearchBox({
   label,
   value,
   onChange,
+  onBlur,
   placeholder,
 }: {
   label: string;
   value: string;
   onChange: (value: string) => void;
+  onBlur?: () => void;
   placeholder?: string;
 }) {
   const id = useId();
@@ -66,6 +68,7 @@ export function SearchBox({
         value={value}
         placeholder={placeholder ?? label}
         onChange={(e) => onChange(e.target.value)}
+        onBlur={onBlur}
         maxLength={200}
       />
     </div>

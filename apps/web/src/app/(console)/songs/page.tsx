@@ -2,6 +2,7 @@
 
 import { listSongsInput } from '@music/api-router/schemas';
 import Link from 'next/link';
+import { useRouter } from 'next/navigation';
 import { Suspense, useMemo, useState } from 'react';
 import { useAddToPlaylist } from '@/app/(console)/songs/_components/add-to-playlist';
 import { DidYouMean } from '@/app/(console)/songs/_components/did-you-mean';
@@ -73,20 +74,18 @@ function Songs() {
   const access = useSongAccess();
   const schema = useMemo(() => songsQuery(me.role), [me.role]);
   const [view, update] = useUrlState(schema);
-  // Typing is one step of history (replace); a page, a sort, a tab or an artist is a step of its own.
+  // A typing is one step of history (see useUrlText); a filter, a page, a sort, a tab or an artist is a step of its own.
   // Best match ranks a search's matches: without a search (emptied, or a hand-edited address)
   // the list is by title, as the API takes `relevance` only with a search.
   const sort = view.sort === RELEVANCE && !view.search ? BY_TITLE : view.sort;
   const search = useUrlText(
     view.search,
-    (text) =>
-      update(
-        { search: text, page: 1, ...(!text && view.sort === RELEVANCE ? { sort: BY_TITLE } : {}) },
-        'replace',
-      ),
+    (text, how) =>
+      update({ search: text, page: 1, ...(!text && view.sort === RELEVANCE ? { sort: BY_TITLE } : {}) }, how),
     250,
   );
   const [editing, setEditing] = useState<Song | 'new' | null>(null);
+  const router = useRouter();
   const scope = me.role === 'artist' ? view.tab : 'all';
   const mineId = scope === 'mine' ? access.ownArtists[0]?.id : undefined;
   const artistId = mineId ?? (scope === 'all' && view.artist ? view.artist : undefined);
@@ -126,6 +125,8 @@ function Songs() {
   const addToPlaylist = useAddToPlaylist();
   const heading = scope === 'mine' ? 'My songs' : 'Songs';
   const filtered = view.search || view.genre || artistId;
+  // What "Clear filters" clears (not the artist of "My songs": that is the tab).
+  const chosenFilters = view.search || view.genre || (scope === 'all' && view.artist);
   // A search alone that found nothing may hold a typo the finder forgives.
   const searchOnly = view.search !== '' && !view.genre && !artistId;
 
@@ -160,8 +161,9 @@ function Songs() {
             label="Search songs by title, album or artist"
             value={search.text}
             onChange={search.setText}
+            onBlur={search.endTyping}
           />
-          <GenreFilter value={view.genre} onChange={(genre) => update({ genre, page: 1 }, 'replace')} />
+          <GenreFilter value={view.genre} onChange={(genre) => update({ genre, page: 1 })} />
           {scope === 'all' && (
             <ArtistPicker
               label="Artist"
@@ -175,6 +177,23 @@ function Songs() {
             choices={view.search ? SEARCH_ORDERS : ORDERS}
             onChange={(next) => update({ sort: next, page: 1 })}
           />
+          {chosenFilters && (
+            <Button
+              variant="ghost"
+              onClick={() => {
+                search.setText('');
+                update({
+                  search: '',
+                  genre: '',
+                  artist: '',
+                  page: 1,
+                  sort: sort === RELEVANCE ? BY_TITLE : sort,
+                });
+              }}
+            >
+              Clear filters
+            </Button>
+          )}
         </div>
       )}
       {waitingForOwn ? (
@@ -253,7 +272,11 @@ function Songs() {
           <SongForm
             song={editing === 'new' ? null : editing}
             defaultArtistIds={access.ownArtists.slice(0, 1).map((a) => a.id)}
-            onSaved={() => setEditing(null)}
+            onSaved={(saved) => {
+              // A new song opens its page, as a new artist or playlist does; an edit stays on the list.
+              if (editing === 'new') router.push(`/songs/${saved.id}`);
+              setEditing(null);
+            }}
             onCancel={() => setEditing(null)}
           />
         )}

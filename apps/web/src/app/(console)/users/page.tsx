@@ -45,8 +45,8 @@ function Users() {
   const me = useMe();
   const refreshMe = useRefreshMe();
   const [view, update] = useUrlState(usersQuery);
-  // Typing is one step of history (replace); a role, a sort or a page is a step of its own.
-  const search = useUrlText(view.search, (text) => update({ search: text, page: 1 }, 'replace'), 250);
+  // A typing is one step of history (see useUrlText); a role, a sort or a page is a step of its own.
+  const search = useUrlText(view.search, (text, how) => update({ search: text, page: 1 }, how), 250);
   const { role } = view;
   const [editing, setEditing] = useState<User | 'new' | null>(null);
   const [resetting, setResetting] = useState<User | null>(null);
@@ -94,7 +94,12 @@ function Users() {
         </Button>
       </PageHeader>
       <div className="toolbar">
-        <SearchBox label="Search users by name or email" value={search.text} onChange={search.setText} />
+        <SearchBox
+          label="Search users by name or email"
+          value={search.text}
+          onChange={search.setText}
+          onBlur={search.endTyping}
+        />
         <Select
           label="Role"
           value={role}

@@ -100,7 +100,7 @@ export function ActivityFilters({
   update: Update;
   userName: string;
 }) {
-  const recordId = useUrlText(view.id, (text) => update({ id: text }, 'replace'));
+  const recordId = useUrlText(view.id, (text) => update({ id: text }));
   const typed = recordId.text.trim();
   const idError = typed !== '' && !isId(typed) ? 'Enter a whole record id, such as 0190c0de-…' : undefined;
   const filtered = view.user !== '' || view.type !== '' || view.id !== '' || view.action !== '';
