@@ -1,13 +1,13 @@
 'use client';
 
-import { pageMode } from '@music/api-router/schemas';
-import Link from 'next/link';
+import { createPlaylistInput, pageMode } from '@music/api-router/schemas';
 import { useEffect, useRef, useState } from 'react';
 import { useMe } from '@/components/shell/session';
-import { Button, Pager, QueryView } from '@/components/ui';
+import { Button, Pager, QueryView, TextInput } from '@/components/ui';
 import { Dialog } from '@/components/ui/dialog';
 import { describeError, toProblem } from '@/lib/errors';
 import { type Playlist, trpc } from '@/lib/trpc';
+import { issueInWords } from '@/lib/validation-words';
 
 const LIMIT = 20;
 
@@ -25,7 +25,7 @@ interface Outcome {
 /**
  * "Add to playlist" for songs: `button(song)` opens a dialog listing the signed-in user's own
  * playlists (every role owns some), each with an Add button, or saying the song is already in
- * it. Render `dialog` once in the page. A button `inRow` (one of many on a list) is a quiet one
+ * it, and under them a new playlist made with the song in it. Render `dialog` once in the page. A button `inRow` (one of many on a list) is a quiet one
  * that names its song for screen readers.
  */
 export function useAddToPlaylist() {
@@ -105,11 +105,7 @@ function PlaylistChoices({ song, onClose }: { song: SongRef; onClose: () => void
         <QueryView
           query={playlists}
           isEmpty={(data) => data.data.length === 0}
-          empty={
-            <>
-              You have no playlists yet. <Link href="/playlists">Create one on the Playlists page</Link>.
-            </>
-          }
+          empty={<>You have no playlists yet: make one below, with this song in it.</>}
         >
           {(data) => (
             <>
@@ -148,10 +144,62 @@ function PlaylistChoices({ song, onClose }: { song: SongRef; onClose: () => void
             </>
           )}
         </QueryView>
+        <NewPlaylist song={song} onCreated={(text) => setOutcome({ tone: 'success', text })} />
       </div>
       <footer className="dialog-actions">
         <Button onClick={onClose}>Done</Button>
       </footer>
     </>
+  );
+}
+
+/** A new playlist of the user's own, made private with the song in it (named as its form's schema says). */
+function NewPlaylist({ song, onCreated }: { song: SongRef; onCreated: (text: string) => void }) {
+  const [name, setName] = useState('');
+  const [error, setError] = useState<string | undefined>();
+  const utils = trpc.useUtils();
+  const create = trpc.playlists.create.useMutation({ onSettled: () => utils.playlists.invalidate() });
+  const rule = createPlaylistInput.shape.name;
+  function submit() {
+    const parsed = rule.safeParse(name);
+    if (!parsed.success) {
+      setError(issueInWords(parsed.error.issues[0]!, { noun: 'a name' }));
+      return;
+    }
+    setError(undefined);
+    create.mutate(
+      { name: parsed.data, songIds: [song.id] },
+      {
+        onSuccess: (playlist) => {
+          setName('');
+          onCreated(`Created “${playlist.name}” with “${song.title}” in it.`);
+        },
+        onError: (failure) => setError(describeError(failure)),
+      },
+    );
+  }
+  return (
+    <form
+      className="subsection new-playlist"
+      onSubmit={(event) => {
+        event.preventDefault();
+        submit();
+      }}
+    >
+      <TextInput
+        label="New playlist"
+        value={name}
+        placeholder="Name it"
+        limit={100}
+        error={error}
+        onChange={(event) => {
+          setName(event.target.value);
+          if (error) setError(undefined);
+        }}
+      />
+      <Button type="submit" variant="secondary" busy={create.isPending}>
+        Create and add
+      </Button>
+    </form>
   );
 }
