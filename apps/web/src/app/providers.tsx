@@ -4,13 +4,18 @@ import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@ta
 import { httpLink } from '@trpc/client';
 import { type ReactNode, useState } from 'react';
 import { isUnauthorized } from '@/lib/errors';
+import { endSessionInPlace } from '@/lib/session-ended';
 import { browserSessionFetch } from '@/lib/session-refresh';
 import { trpc } from '@/lib/trpc';
 
-/** An ended session (refresh refused: revoked, signed out elsewhere) lands back on sign-in. */
+/**
+ * An ended session (refresh refused: revoked, signed out elsewhere) lands back on sign-in, unless
+ * a form holds unsaved edits: then it is signed into again in place (session-ended.ts).
+ */
 function backToSignIn(error: unknown) {
   if (!isUnauthorized(error) || typeof window === 'undefined') return;
   if (window.location.pathname.startsWith('/sign-in')) return;
+  if (endSessionInPlace()) return;
   const next = `${window.location.pathname}${window.location.search}`;
   window.location.assign(`/sign-in?next=${encodeURIComponent(next)}&expired=1`);
 }

@@ -23,6 +23,11 @@ export const LEAVE_QUESTION = 'Discard your changes? What you typed has not been
 /** The forms with unsaved edits now (a dialog's and a page's may be open at once). */
 const dirtyForms = new Set<symbol>();
 
+/** Whether a form on the page holds edits not saved yet. */
+export function hasUnsavedEdits(): boolean {
+  return dirtyForms.size > 0;
+}
+
 /**
  * A click on a link to another page of the console, while a form has unsaved edits: asks first,
  * and stays when the answer is no. Runs in the capture phase, before Next's <Link> handler, which
