@@ -5,8 +5,11 @@ import { seriousViolations } from './axe';
 import { screenshot, signIn } from './steps';
 
 /**
- * axe-core on every page of the console, for each role, with its dialogs open too: no serious
- * or critical violation of WCAG 2.2 A/AA. The records are made through the API directly (fast,
+ * axe-core on every page of the console, for each role, with its dialogs open too, in the light
+ * and the dark theme (as the system asks; the switch is in theme.spec.ts): no serious or critical
+ * violation of WCAG 2.2 A/AA, colour contrast included. Each page checked is kept as a
+ * screenshot (test-results/screens/<project> <theme> <page>.png), at both sizes (the features and phone
+ * projects), to be looked at. The records are made through the API directly (fast,
  * and independent of the other specs, which share the database), with names of their own.
  */
 const suffix = uniqueSuffix();
@@ -49,6 +52,13 @@ test.beforeAll(async () => {
 async function check(page: Page, name: string) {
   await expect(page.locator('.loading')).toHaveCount(0);
   expect(await seriousViolations(page), name).toEqual([]);
+  // The theme the page is in: the one chosen, else the system's.
+  const theme = await page.evaluate(
+    () =>
+      document.documentElement.dataset.theme ??
+      (window.matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light'),
+  );
+  await screenshot(page, `${test.info().project.name} ${theme} ${name}`.replace(/[^\w -]+/g, ''));
 }
 
 /** Opens the dialog a button opens, checks the page with it open, and closes it. */
@@ -60,74 +70,84 @@ async function checkDialog(page: Page, button: string, name: string) {
   await expect(page.getByRole('dialog')).toBeHidden();
 }
 
-test('signed out: sign-in, also with its errors shown, and account recovery', async ({ page }) => {
-  await page.goto('/sign-in');
-  await check(page, 'sign-in');
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await check(page, 'sign-in with errors');
-  await page.goto('/forgot-password');
-  await check(page, 'forgot password');
-  await page.getByRole('button', { name: 'Send me a link' }).click();
-  await check(page, 'forgot password with errors');
-  await page.goto('/reset-password');
-  await check(page, 'reset page without a token');
-  // A token the page cannot tell from a real one until it is sent.
-  await page.goto('/reset-password#token=not-a-real-token');
-  await expect(page.getByLabel('New password')).toBeVisible();
-  await check(page, 'reset page');
-});
+for (const theme of ['light', 'dark'] as const) {
+  test.describe(`${theme} theme`, () => {
+    test.use({ colorScheme: theme });
 
-test('admin: every page, dialogs open', async ({ page }) => {
-  await signIn(page, ADMIN);
-  await page.goto('/songs');
-  await check(page, 'songs');
-  await checkDialog(page, 'New song', 'songs');
-  await page.goto(`/songs/${world.songId}`);
-  await check(page, 'song');
-  await page.goto('/artists');
-  await check(page, 'artists');
-  await checkDialog(page, 'New artist', 'artists');
-  await page.goto(`/artists/${world.artistId}`);
-  await check(page, 'artist');
-  await checkDialog(page, 'Delete artist', 'artist');
-  await page.goto('/playlists');
-  await check(page, 'playlists');
-  await checkDialog(page, 'New playlist', 'playlists');
-  await page.goto('/users');
-  await check(page, 'users');
-  await checkDialog(page, 'New user', 'users');
-  await page
-    .getByRole('button', { name: /^Reset link for / })
-    .first()
-    .click();
-  await expect(page.getByRole('dialog')).toBeVisible();
-  await check(page, 'users, dialog “Reset link” open');
-  await page.keyboard.press('Escape');
-  await expect(page.getByRole('dialog')).toBeHidden();
-  await screenshot(page, 'a11y-admin-users');
-});
+    test('signed out: sign-in, also with its errors shown, and account recovery', async ({ page }) => {
+      await page.goto('/sign-in');
+      await check(page, 'sign-in');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await check(page, 'sign-in with errors');
+      await page.goto('/forgot-password');
+      await check(page, 'forgot password');
+      await page.getByRole('button', { name: 'Send me a link' }).click();
+      await check(page, 'forgot password with errors');
+      await page.goto('/reset-password');
+      await check(page, 'reset page without a token');
+      // A token the page cannot tell from a real one until it is sent.
+      await page.goto('/reset-password#token=not-a-real-token');
+      await expect(page.getByLabel('New password')).toBeVisible();
+      await check(page, 'reset page');
+    });
 
-test('artist: their pages', async ({ page }) => {
-  await signIn(page, ARTIST);
-  await page.goto('/songs');
-  await check(page, 'songs (artist)');
-  await page.goto(`/songs/${world.songId}`);
-  await check(page, 'own song (artist)');
-  await page.goto(`/artists/${world.artistId}`);
-  await check(page, 'own artist (artist)');
-  await page.goto('/playlists');
-  await check(page, 'playlists (artist)');
-});
+    test('admin: every page, dialogs open', async ({ page }) => {
+      await signIn(page, ADMIN);
+      await page.goto('/songs');
+      await check(page, 'songs');
+      await checkDialog(page, 'New song', 'songs');
+      await page.goto(`/songs/${world.songId}`);
+      await check(page, 'song');
+      await page.goto('/artists');
+      await check(page, 'artists');
+      await checkDialog(page, 'New artist', 'artists');
+      await page.goto(`/artists/${world.artistId}`);
+      await check(page, 'artist');
+      await checkDialog(page, 'Delete artist', 'artist');
+      await page.goto('/playlists');
+      await check(page, 'playlists');
+      await checkDialog(page, 'New playlist', 'playlists');
+      await page.goto('/users');
+      await check(page, 'users');
+      await checkDialog(page, 'New user', 'users');
+      await page
+        .getByRole('button', { name: /^Reset link for / })
+        .first()
+        .click();
+      await expect(page.getByRole('dialog')).toBeVisible();
+      await check(page, 'users, dialog “Reset link” open');
+      await page.keyboard.press('Escape');
+      await expect(page.getByRole('dialog')).toBeHidden();
+    });
 
-test('listener: their pages', async ({ page }) => {
-  await signIn(page, LISTENER);
-  await page.goto('/songs');
-  await check(page, 'songs (listener)');
-  await page.goto(`/songs/${world.songId}`);
-  await check(page, 'song, read-only (listener)');
-  await page.goto('/playlists');
-  await check(page, 'playlists (listener)');
-  await page.goto(`/playlists/${world.playlistId}`);
-  await check(page, 'own playlist (listener)');
-  await screenshot(page, 'a11y-listener-playlist');
-});
+    test('artist: their pages', async ({ page }) => {
+      await signIn(page, ARTIST);
+      await page.goto('/songs');
+      await check(page, 'songs (artist)');
+      await page.goto(`/songs/${world.songId}`);
+      await check(page, 'own song (artist)');
+      await page.goto(`/artists/${world.artistId}`);
+      await check(page, 'own artist (artist)');
+      await page.goto('/artists');
+      await check(page, 'artists (artist)');
+      await page.goto('/playlists');
+      await check(page, 'playlists (artist)');
+    });
+
+    test('listener: their pages', async ({ page }) => {
+      await signIn(page, LISTENER);
+      await page.goto('/songs');
+      await check(page, 'songs (listener)');
+      await page.goto(`/songs/${world.songId}`);
+      await check(page, 'song, read-only (listener)');
+      await page.goto('/artists');
+      await check(page, 'artists (listener)');
+      await page.goto(`/artists/${world.artistId}`);
+      await check(page, 'artist, read-only (listener)');
+      await page.goto('/playlists');
+      await check(page, 'playlists (listener)');
+      await page.goto(`/playlists/${world.playlistId}`);
+      await check(page, 'own playlist (listener)');
+    });
+  });
+}

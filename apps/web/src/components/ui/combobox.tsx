@@ -30,7 +30,7 @@ const OPTION: CSSProperties = {
   whiteSpace: 'normal',
 };
 const ACTIVE: CSSProperties = {
-  background: '#ecebfb',
+  background: 'var(--accent-soft)',
   outline: '2px solid var(--accent)',
   outlineOffset: -2,
 };

@@ -6,6 +6,7 @@ import { AccountPasswordForm } from '@/app/(console)/account/_components/account
 import { ROLE_LABEL } from '@/components/account/user-form';
 import { PageHeader } from '@/components/shell/guard';
 import { useMe } from '@/components/shell/session';
+import { ThemeSwitch } from '@/components/shell/theme-switch';
 import { formatDate } from '@/components/ui';
 import { PageTitle } from '@/components/ui/page-title';
 import { Facts } from '@/components/ui/record-view';
@@ -32,6 +33,10 @@ export default function AccountPage() {
             ],
           ]}
         />
+      </section>
+      <section className="card" aria-labelledby="account-appearance">
+        <h2 id="account-appearance">Appearance</h2>
+        <ThemeSwitch />
       </section>
       <AccountDetailsForm user={me} />
       <AccountPasswordForm user={me} />
