@@ -25,9 +25,11 @@ export function chooseTheme(theme: Theme) {
   const root = document.documentElement;
   if (theme === 'system') {
     delete root.dataset.theme;
+    // biome-ignore lint/suspicious/noDocumentCookie: one fixed name and value; the Cookie Store API is not in every browser the console serves
     document.cookie = `${THEME_COOKIE}=; path=/; max-age=0; samesite=lax`;
   } else {
     root.dataset.theme = theme;
+    // biome-ignore lint/suspicious/noDocumentCookie: as above
     document.cookie = `${THEME_COOKIE}=${theme}; path=/; max-age=31536000; samesite=lax`;
   }
   for (const changed of listeners) changed();
