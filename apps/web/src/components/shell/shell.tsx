@@ -5,6 +5,7 @@ import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { type ReactNode, useState, useSyncExternalStore } from 'react';
 import { SessionProvider, useRoleChange } from '@/components/shell/session';
+import { Shortcuts } from '@/components/shell/shortcuts';
 import { SignInAgain } from '@/components/shell/sign-in-again';
 import { SiteSearch } from '@/components/shell/site-search';
 import { Button, ErrorNotice, Loading } from '@/components/ui';
@@ -136,6 +137,7 @@ export function Shell({ children }: { children: ReactNode }) {
         {leaving ? <Loading label="Your role has changed. Opening your start page…" /> : children}
       </main>
       <SignInAgain />
+      <Shortcuts />
     </SessionProvider>
   );
 }

@@ -1,12 +1,13 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, useSyncExternalStore } from 'react';
 import { flushSync } from 'react-dom';
 import { useArtistNames } from '@/components/catalogue/artists';
 import { useDebounced } from '@/components/ui';
 import { Combobox } from '@/components/ui/combobox';
-import { foundRecords, fullResultsHref, resultsStatus, takesText } from '@/lib/site-search';
+import { isShortcut, onShortcutsChange, shortcutsOn } from '@/lib/shortcuts';
+import { foundRecords, fullResultsHref, resultsStatus } from '@/lib/site-search';
 import { trpc } from '@/lib/trpc';
 
 /** How many of each kind are suggested. */
@@ -54,6 +55,9 @@ export function SiteSearch() {
     router.push(href);
   }
 
+  // The placeholder names the key only while single-key shortcuts are on.
+  const keys = useSyncExternalStore(onShortcutsChange, shortcutsOn, () => true);
+
   function reveal() {
     // Rendered shown before the focus moves: a hidden box cannot take it.
     flushSync(() => setShown(true));
@@ -62,12 +66,7 @@ export function SiteSearch() {
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (event.key !== '/' || event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) {
-        return;
-      }
-      if (takesText(document.activeElement as HTMLInputElement | null)) return;
-      // A modal dialog keeps the focus inside it (the rest of the page is inert).
-      if (document.querySelector('dialog[open]')) return;
+      if (!isShortcut(event, '/')) return;
       event.preventDefault();
       flushSync(() => setShown(true));
       input.current?.focus();
@@ -111,7 +110,7 @@ export function SiteSearch() {
             if (record) open(record.href);
           }}
           onSubmit={(q) => open(fullResultsHref(q))}
-          placeholder="Search… (press /)"
+          placeholder={keys ? 'Search… (press /)' : 'Search…'}
           maxLength={MAX_TEXT}
           inputRef={input}
         />

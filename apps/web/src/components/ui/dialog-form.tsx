@@ -168,7 +168,7 @@ export function useCreateDialog(label: string, form: (close: () => void) => Reac
   const close = () => setOpen(false);
   return {
     button: (
-      <Button variant="primary" onClick={() => setOpen(true)}>
+      <Button variant="primary" onClick={() => setOpen(true)} data-shortcut="new">
         {label}
       </Button>
     ),

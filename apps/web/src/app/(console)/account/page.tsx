@@ -6,6 +6,7 @@ import { AccountPasswordForm } from '@/app/(console)/account/_components/account
 import { ROLE_LABEL } from '@/components/account/user-form';
 import { PageHeader } from '@/components/shell/guard';
 import { useMe } from '@/components/shell/session';
+import { ShortcutSwitch } from '@/components/shell/shortcuts';
 import { ThemeSwitch } from '@/components/shell/theme-switch';
 import { formatDate } from '@/components/ui';
 import { PageTitle } from '@/components/ui/page-title';
@@ -35,8 +36,12 @@ export default function AccountPage() {
         />
       </section>
       <section className="card" aria-labelledby="account-appearance">
-        <h2 id="account-appearance">Appearance</h2>
+        <h2 id="account-appearance">Appearance and keys</h2>
         <ThemeSwitch />
+        <ShortcutSwitch />
+        <p className="muted">
+          With single-key shortcuts on, <kbd>?</kbd> lists them on any page.
+        </p>
       </section>
       <AccountDetailsForm user={me} />
       <AccountPasswordForm user={me} />

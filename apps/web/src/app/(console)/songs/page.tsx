@@ -135,7 +135,7 @@ function Songs() {
       <PageTitle name={heading} />
       <PageHeader title={heading}>
         {access.canCreate && (
-          <Button variant="primary" onClick={() => setEditing('new')}>
+          <Button variant="primary" onClick={() => setEditing('new')} data-shortcut="new">
             New song
           </Button>
         )}

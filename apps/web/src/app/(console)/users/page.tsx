@@ -89,7 +89,7 @@ function Users() {
   return (
     <>
       <PageHeader title="Users">
-        <Button variant="primary" onClick={() => setEditing('new')}>
+        <Button variant="primary" onClick={() => setEditing('new')} data-shortcut="new">
           New user
         </Button>
       </PageHeader>
