@@ -3,7 +3,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
-import { type ReactNode, useState, useSyncExternalStore } from 'react';
+import { type ReactNode, useState } from 'react';
 import { SessionProvider, useRoleChange } from '@/components/shell/session';
 import { Shortcuts } from '@/components/shell/shortcuts';
 import { SignInAgain } from '@/components/shell/sign-in-again';
@@ -22,21 +22,6 @@ const NAV: Array<{ href: string; label: string; roles: Role[] }> = [
 
 const ROLE_NAMES: Record<Role, string> = { admin: 'Admin', artist: 'Artist', user: 'Listener' };
 
-/** The stylesheet's phone width (globals.css), where the main menu folds behind its toggle. */
-const PHONE = '(max-width: 720px)';
-
-function usePhone(): boolean {
-  return useSyncExternalStore(
-    (changed) => {
-      const query = window.matchMedia(PHONE);
-      query.addEventListener('change', changed);
-      return () => query.removeEventListener('change', changed);
-    },
-    () => window.matchMedia(PHONE).matches,
-    () => false,
-  );
-}
-
 export function Shell({ children }: { children: ReactNode }) {
   const me = trpc.auth.me.useQuery(undefined, { staleTime: 60_000 });
   const pathname = usePathname();
@@ -44,8 +29,6 @@ export function Shell({ children }: { children: ReactNode }) {
   const [signingOut, setSigningOut] = useState(false);
   const [menuOpen, setMenuOpen] = useState(false);
   const leaving = useRoleChange(me.data?.role);
-  // The account's link: beside the name, or in the menu where the menu folds (phones).
-  const phone = usePhone();
 
   async function signOut() {
     setSigningOut(true);
@@ -108,26 +91,27 @@ export function Shell({ children }: { children: ReactNode }) {
               {item.label}
             </Link>
           ))}
-          {phone && (
-            <Link
-              href="/account"
-              aria-current={pathname.startsWith('/account') ? 'page' : undefined}
-              onClick={() => setMenuOpen(false)}
-            >
-              My account
-            </Link>
-          )}
+          <Link
+            href="/account"
+            className="phone-only"
+            aria-current={pathname.startsWith('/account') ? 'page' : undefined}
+            onClick={() => setMenuOpen(false)}
+          >
+            My account
+          </Link>
         </nav>
         <div className="whoami">
           <span>
             <bdi className="whoami-name">{user.username}</bdi>{' '}
             <span className={`badge badge-${user.role}`}>{ROLE_NAMES[user.role]}</span>
           </span>
-          {!phone && (
-            <Link href="/account" aria-current={pathname.startsWith('/account') ? 'page' : undefined}>
-              My account
-            </Link>
-          )}
+          <Link
+            href="/account"
+            className="desktop-only"
+            aria-current={pathname.startsWith('/account') ? 'page' : undefined}
+          >
+            My account
+          </Link>
           <Button variant="ghost" onClick={signOut} busy={signingOut}>
             Sign out
           </Button>
