@@ -5,7 +5,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useRouter, useSearchParams } from 'next/navigation';
 import { type FormEvent, useState } from 'react';
-import { CONSOLE_UNREACHABLE, tryAgainIn, WideSubmit, withNext } from '@/components/account/account-form';
+import { signInWith, WideSubmit, withNext } from '@/components/account/account-form';
 import { ErrorNotice, Notice, TextInput } from '@/components/ui';
 import { PasswordInput } from '@/components/ui/password-input';
 import { useForm } from '@/lib/form';
@@ -26,26 +26,14 @@ export function SignInForm() {
     const input = check(loginInput, values);
     if (!input) return;
     setBusy(true);
-    try {
-      const res = await fetch('/api/session', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(input),
-      });
-      if (res.ok) {
-        queryClient.clear();
-        router.replace(next);
-        return;
-      }
-      const body = (await res.json().catch(() => ({}))) as { message?: string };
-      if (res.status === 401) setError('The email or the password is not right.');
-      else if (res.status === 429) setError(`Too many failed attempts. ${tryAgainIn(res)}`);
-      else setError(body.message ?? 'Signing in failed. Try again shortly.');
-    } catch {
-      setError(CONSOLE_UNREACHABLE);
-    } finally {
-      setBusy(false);
+    const refused = await signInWith(input, 'The email or the password is not right.');
+    if (refused === null) {
+      queryClient.clear();
+      router.replace(next);
+      return;
     }
+    setError(refused);
+    setBusy(false);
   }
 
   return (

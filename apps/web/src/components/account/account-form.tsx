@@ -125,6 +125,30 @@ export function tryAgainIn(res: Response): string {
 
 export const CONSOLE_UNREACHABLE = 'The console cannot be reached. Check your connection and try again.';
 
+/**
+ * Signs in through the console's server (`POST /api/session`, which keeps the tokens in its
+ * cookies): null when signed in, else why not in words (`refused`: what a 401 means to the user).
+ */
+export async function signInWith(
+  input: { email: string; password: string },
+  refused: string,
+): Promise<string | null> {
+  try {
+    const res = await fetch('/api/session', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(input),
+    });
+    if (res.ok) return null;
+    const body = (await res.json().catch(() => ({}))) as { message?: string };
+    if (res.status === 401) return refused;
+    if (res.status === 429) return `Too many failed attempts. ${tryAgainIn(res)}`;
+    return body.message ?? 'Signing in failed. Try again shortly.';
+  } catch {
+    return CONSOLE_UNREACHABLE;
+  }
+}
+
 /** `path` with the page to go to afterwards, when it is not the start page. */
 export function withNext(path: string, next: string): string {
   return next === '/' ? path : `${path}?next=${encodeURIComponent(next)}`;

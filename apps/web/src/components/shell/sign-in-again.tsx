@@ -3,7 +3,7 @@
 import { loginInput } from '@music/api-router/schemas';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { CONSOLE_UNREACHABLE, tryAgainIn } from '@/components/account/account-form';
+import { signInWith } from '@/components/account/account-form';
 import { useMe } from '@/components/shell/session';
 import { Button, ErrorNotice, Notice } from '@/components/ui';
 import { Dialog } from '@/components/ui/dialog';
@@ -45,26 +45,15 @@ function SignInAgainForm() {
     }
     setFieldError(undefined);
     setBusy(true);
-    try {
-      const res = await fetch('/api/session', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(parsed.data),
-      });
-      if (res.ok) {
-        sessionResumed();
-        // What failed for want of a session is asked for again; the forms keep what they hold.
-        await queryClient.invalidateQueries();
-        return;
-      }
-      if (res.status === 401) setError('The password is not right.');
-      else if (res.status === 429) setError(`Too many failed attempts. ${tryAgainIn(res)}`);
-      else setError('Signing in failed. Try again shortly.');
-    } catch {
-      setError(CONSOLE_UNREACHABLE);
-    } finally {
-      setBusy(false);
+    const refused = await signInWith(parsed.data, 'The password is not right.');
+    setBusy(false);
+    if (refused !== null) {
+      setError(refused);
+      return;
     }
+    sessionResumed();
+    // What failed for want of a session is asked for again; the forms keep what they hold.
+    await queryClient.invalidateQueries();
   }
 
   return (
