@@ -107,6 +107,7 @@ test('a genre and an artist chosen are steps of history, and "Clear filters" cle
 test('the filters stay in one line with an artist chosen, and the search says what it searches in full', async ({
   page,
 }) => {
+  // Desktop only: on a phone the filters stack one a line by design, so "in one line" does not apply.
   test.skip(onPhone(), 'on a phone the filters are stacked, one a line');
   await signIn(page, ADMIN);
   await page.goto(`/songs?search=${encodeURIComponent(PREFIX)}`);
@@ -139,6 +140,7 @@ test('the filters stay in one line with an artist chosen, and the search says wh
 });
 
 test('on a phone a song is a compact card: four or more to a screen', async ({ page }) => {
+  // Phone only: the card layout exists only at phone width; on a desktop a song is a table row.
   test.skip(!onPhone(), 'a phone-sized screen');
   await signIn(page, ADMIN);
   await page.goto(`/songs?search=${encodeURIComponent(PREFIX)}`);

@@ -1,6 +1,6 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { ADMIN } from '../playwright.config';
-import { followHeaderLink, signIn } from './steps';
+import { followHeaderLink, recordApiCalls, signIn } from './steps';
 
 /**
  * Finding one's way: every page names itself in the document title, an address with no page
@@ -59,16 +59,6 @@ test.beforeAll(async ({ playwright }) => {
   made.playlist = await create(api, '/playlists', { name: `Nav ${SUFFIX} Playlist` });
   await api.dispose();
 });
-
-/** The console's calls to the API (its tRPC endpoint) from now on, by procedure path. */
-function recordApiCalls(page: Page): string[] {
-  const calls: string[] = [];
-  page.on('request', (request) => {
-    const { pathname } = new URL(request.url());
-    if (pathname.startsWith('/api/trpc/')) calls.push(pathname.slice('/api/trpc/'.length));
-  });
-  return calls;
-}
 
 test('every page names itself in the document title', async ({ page }) => {
   await page.goto('/sign-in');

@@ -1,7 +1,7 @@
 import { type BrowserContext, expect, test } from '@playwright/test';
 import { ADMIN } from '../playwright.config';
 import { apiCall, apiLogin, uniqueSuffix } from './api';
-import { signIn } from './steps';
+import { recordApiCalls, signIn } from './steps';
 
 /**
  * Every page of the console, first loaded in a new tab of a signed-in session, for each role:
@@ -69,11 +69,7 @@ async function firstLoad(context: BrowserContext, path: string) {
       }
     }).observe({ type: 'layout-shift', buffered: true });
   });
-  const calls: string[] = [];
-  tab.on('request', (request) => {
-    const { pathname } = new URL(request.url());
-    if (pathname.startsWith('/api/trpc/')) calls.push(pathname.slice('/api/trpc/'.length));
-  });
+  const calls = recordApiCalls(tab);
   await tab.goto(path);
   await expect(tab.locator('main h1')).toBeVisible();
   await expect(tab.locator('.loading')).toHaveCount(0);

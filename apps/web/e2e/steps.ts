@@ -113,3 +113,13 @@ export const cell = (row: Locator, label: string) => row.locator(`td[data-label=
 
 /** Whether this test runs on the phone project (a touch screen 412 px wide). */
 export const onPhone = () => test.info().project.name === 'phone';
+
+/** The console's calls to the API (its tRPC endpoint) from now on, by procedure path. */
+export function recordApiCalls(page: Page): string[] {
+  const calls: string[] = [];
+  page.on('request', (request) => {
+    const { pathname } = new URL(request.url());
+    if (pathname.startsWith('/api/trpc/')) calls.push(pathname.slice('/api/trpc/'.length));
+  });
+  return calls;
+}

@@ -57,10 +57,7 @@ export function Shell({ children }: { children: ReactNode }) {
   // The page's own entry: the longest address the path starts with (/artists/mine over /artists).
   const current = nav
     .filter((item) => pathname === item.href || pathname.startsWith(`${item.href}/`))
-    .reduce<(typeof nav)[number] | undefined>(
-      (best, item) => (best && best.href.length >= item.href.length ? best : item),
-      undefined,
-    );
+    .sort((a, b) => b.href.length - a.href.length)[0];
   return (
     <SessionProvider user={user}>
       <a href="#main" className="skip-link">
