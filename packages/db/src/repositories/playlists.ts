@@ -76,6 +76,8 @@ export interface PlaylistFilters {
   ids?: readonly string[] | undefined;
   /** Only the playlists this user may read: their own and the public ones. */
   readableBy?: string | undefined;
+  /** Only the playlists holding at least one song of this artist. */
+  artistId?: string | undefined;
   sort?: readonly OrderKey<PlaylistSortColumn>[] | undefined;
 }
 
@@ -86,6 +88,19 @@ function filteredPlaylists(db: Db, args: PlaylistFilters) {
   if (args.ids) query = query.where('id', '=', sql<string>`any(${[...args.ids]}::uuid[])`);
   const reader = args.readableBy;
   if (reader) query = query.where((eb) => eb.or([eb('user_id', '=', reader), eb('is_public', '=', true)]));
+  const { artistId } = args;
+  if (artistId) {
+    // Each playlist's songs by the artist, through the song_artists index on artist_id.
+    query = query.where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('playlist_songs')
+          .innerJoin('song_artists', 'song_artists.song_id', 'playlist_songs.song_id')
+          .select(sql`1`.as('one'))
+          .whereRef('playlist_songs.playlist_id', '=', 'playlists.id')
+          .where('song_artists.artist_id', '=', artistId),
+      ),
+    );
+  }
   return query;
 }
 
@@ -100,7 +115,7 @@ export async function listPlaylistIds(
   }
   const [rows, total] = await Promise.all([
     page.limit(args.limit).offset(args.offset).execute(),
-    args.userId || args.publicOnly || args.ids || args.readableBy
+    args.userId || args.publicOnly || args.ids || args.readableBy || args.artistId
       ? query
           .select(sql<number>`count(*)::int`.as('total'))
           .executeTakeFirstOrThrow()

@@ -3869,6 +3869,8 @@ export interface operations {
                  * @example public
                  */
                 visibility?: "public";
+                /** @description An extension. Only the playlists holding at least one song of this artist (one that does not exist: none). Combines with the other filters: with `visibility=public`, the public playlists featuring the artist, whoever owns them. */
+                artistId?: string;
                 /**
                  * @description Comma-separated fields to order by, `-` for descending: name, createdAt (default: createdAt). Ties are broken by id.
                  * @example name

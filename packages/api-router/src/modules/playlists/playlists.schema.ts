@@ -89,6 +89,14 @@ export const listPlaylistsInput = z.strictObject({
         'for any signed-in caller (admins included: only the public ones). Omitted: your own ' +
         'playlists; an admin sees every playlist, or `userId`’s.',
     }),
+  artistId: uuidField()
+    .optional()
+    .meta({
+      description:
+        'An extension. Only the playlists holding at least one song of this artist (one that does ' +
+        'not exist: none). Combines with the other filters: with `visibility=public`, the public ' +
+        'playlists featuring the artist, whoever owns them.',
+    }),
   sort: sortQuery(PLAYLIST_SORT_FIELDS).meta({
     description:
       'Comma-separated fields to order by, `-` for descending: name, createdAt (default: createdAt). ' +

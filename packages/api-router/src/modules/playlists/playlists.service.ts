@@ -119,7 +119,7 @@ export async function listPlaylists(ctx: AuthedContext, input: ListPlaylistsInpu
     else userId = ctx.actor.user.id;
   }
   const sort = sortOrder(input.sort, SORT_COLUMNS);
-  const filters = { userId, publicOnly, ids, readableBy, sort };
+  const filters = { userId, publicOnly, ids, readableBy, artistId: input.artistId, sort };
   const rowsOf = (found: string[]) => playlists.findPlaylistsWithSongs(ctx.db, found);
   return listPage(
     input,
