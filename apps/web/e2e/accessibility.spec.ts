@@ -93,6 +93,7 @@ for (const theme of ['light', 'dark'] as const) {
 
     test('admin: every page, dialogs open', async ({ page }) => {
       await signIn(page, ADMIN);
+      await check(page, 'home');
       await page.goto('/songs');
       await check(page, 'songs');
       await checkDialog(page, 'New song', 'songs');
@@ -122,6 +123,7 @@ for (const theme of ['light', 'dark'] as const) {
 
     test('artist: their pages', async ({ page }) => {
       await signIn(page, ARTIST);
+      await check(page, 'home (artist)');
       await page.goto('/songs');
       await check(page, 'songs (artist)');
       await page.goto(`/songs/${world.songId}`);
@@ -136,6 +138,7 @@ for (const theme of ['light', 'dark'] as const) {
 
     test('listener: their pages', async ({ page }) => {
       await signIn(page, LISTENER);
+      await check(page, 'home (listener)');
       await page.goto('/songs');
       await check(page, 'songs (listener)');
       await page.goto(`/songs/${world.songId}`);

@@ -66,7 +66,7 @@ test('a visitor signs up from the sign-in page and lands signed in on their star
 
   await password.fill(lee.password);
   await create.click();
-  await expect(page).toHaveURL(/\/playlists$/);
+  await expect(page).toHaveURL(/\/$/);
   await expect(page.locator('.whoami-name')).toHaveText(lee.name);
   await expect(page.locator('.whoami .badge')).toHaveText('Listener');
   // Signed in as sign-in does it: the tokens in httpOnly cookies only.
@@ -114,7 +114,7 @@ test('a sign-up password of 129 characters or a name of 51 is refused in words, 
   await nameField.fill(long.name);
   await passwordField.fill(password.slice(0, 128));
   await page.getByRole('button', { name: 'Create account' }).click();
-  await expect(page).toHaveURL(/\/playlists$/);
+  await expect(page).toHaveURL(/\/$/);
   await signOut(page);
   await signIn(page, { email: long.email, password: password.slice(0, 128) });
 });

@@ -108,9 +108,9 @@ test('an address with no page shows the console’s own 404, with a way back', a
   await expect(page.getByText('This page could not be found')).toHaveCount(0);
   await expect(page.locator('main.sign-in')).toHaveCSS('display', 'grid');
   await page.getByRole('link', { name: 'Go to the home page' }).click();
-  await expect(page).toHaveURL(/\/songs$/);
-  await expect(page.getByRole('heading', { level: 1, name: 'Songs' })).toBeVisible();
-  await expect(page).toHaveTitle('Songs · Music Catalogue');
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
+  await expect(page).toHaveTitle('Home · Music Catalogue');
 });
 
 test('an unknown record says it is not found, with a way back', async ({ page }) => {

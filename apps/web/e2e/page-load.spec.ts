@@ -90,6 +90,7 @@ const ROLES = [
     name: 'admin',
     who: ADMIN,
     pages: () => [
+      '/',
       '/songs',
       `/songs/${made.songId}`,
       '/artists',
@@ -104,12 +105,13 @@ const ROLES = [
   {
     name: 'artist',
     who: ARTIST,
-    pages: () => ['/songs', `/songs/${made.songId}`, '/artists', `/artists/${made.artistId}`, '/playlists'],
+    pages: () => ['/', '/songs', `/songs/${made.songId}`, '/artists', `/artists/${made.artistId}`, '/playlists'],
   },
   {
     name: 'listener',
     who: LISTENER,
     pages: () => [
+      '/',
       '/songs',
       '/artists',
       `/artists/${made.artistId}`,

@@ -116,7 +116,7 @@ test('an admin changes a role and back, and renames a user, sending only what ch
 
   // The password is the one they had.
   await signIn(page, lou);
-  await expect(page).toHaveURL(/\/playlists$/);
+  await expect(page).toHaveURL(/\/$/);
   await expect(page.locator('.whoami-name')).toHaveText(renamed);
 });
 
@@ -170,9 +170,9 @@ test('an admin who demotes themselves leaves the admin pages without an error', 
   // ADMIN is still an admin, so the API lets this one go.
   await dialog.getByRole('button', { name: 'Save changes' }).click();
 
-  // A listener's start page, the shell showing the new role, and no admin page left.
-  await expect(page).toHaveURL(/\/playlists$/);
-  await expect(page.getByRole('heading', { level: 1, name: 'Playlists' })).toBeVisible();
+  // A listener's home, the shell showing the new role, and no admin page left.
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
   await expect(page.locator('.whoami .badge')).toHaveText('Listener');
   const nav = await mainMenu(page);
   await expect(nav.getByRole('link', { name: 'Playlists' })).toBeVisible();

@@ -5,6 +5,7 @@ import { Fragment, useEffect, useId, useRef, useState } from 'react';
 import { useMe } from '@/components/shell/session';
 import { useDebounced } from '@/components/ui';
 import { Combobox, type ComboboxOption } from '@/components/ui/combobox';
+import { homeInputs } from '@/lib/home';
 import { IDS_PER_CALL, idChunks, namesFromAnswers } from '@/lib/names-by-id';
 import { trpc } from '@/lib/trpc';
 
@@ -30,10 +31,10 @@ export function useArtistNames(ids: readonly string[]): Map<string, string> {
 /** The artists the signed-in account manages (role `artist`); empty for everyone else. */
 export function useOwnArtists() {
   const me = useMe();
-  return trpc.artists.list.useQuery(
-    { userId: me.id, limit: 100 },
-    { enabled: me.role === 'artist', staleTime: 60_000 },
-  );
+  return trpc.artists.list.useQuery(homeInputs.ownArtists(me.id), {
+    enabled: me.role === 'artist',
+    staleTime: 60_000,
+  });
 }
 
 /** A record's artists by name, fetched here: for a single record (a song's page). */

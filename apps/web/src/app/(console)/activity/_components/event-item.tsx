@@ -89,15 +89,20 @@ function Changes({ event }: { event: AuditEvent }) {
   );
 }
 
-/** One event of the log: when, who (and through which key), what it did, to what, and its changes. */
+/**
+ * One event of the log: when, who (and through which key), what it did, to what, and its
+ * changes (not when `short`: a summary's line).
+ */
 export function EventItem({
   event,
   names,
   keyPrefixes,
+  short = false,
 }: {
   event: AuditEvent;
   names: ReadonlyMap<string, string>;
   keyPrefixes: ReadonlyMap<string, string>;
+  short?: boolean;
 }) {
   const actor = actorWords(event.actor, names, keyPrefixes);
   return (
@@ -116,7 +121,7 @@ export function EventItem({
           {actor.via && <span className="muted"> {actor.via}</span>}
         </span>
       </p>
-      <Changes event={event} />
+      {!short && <Changes event={event} />}
     </li>
   );
 }
