@@ -97,6 +97,11 @@ for (const theme of ['light', 'dark'] as const) {
       await page.goto('/songs');
       await check(page, 'songs');
       await checkDialog(page, 'New song', 'songs');
+      // Rows picked for an action on many, and a dialog of one.
+      await page.getByRole('checkbox', { name: 'Select every row on this page' }).check();
+      await check(page, 'songs, rows picked');
+      await checkDialog(page, 'Set genre', 'songs, rows picked');
+      await page.getByRole('button', { name: 'Clear selection' }).click();
       await page.goto(`/songs/${world.songId}`);
       await check(page, 'song');
       await page.goto('/artists');

@@ -1,10 +1,10 @@
-import { expect, type Locator, type Page, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { ADMIN } from '../playwright.config';
 import { apiCall, apiLogin, uniqueSuffix } from './api';
-import { mainMenu, signIn } from './steps';
+import { signIn } from './steps';
 
 /**
- * The home page, each role's own: where signing in leads, "Home" first in the menu. Its figures
+ * The home page, each role's own: where signing in leads, and where the header's brand leads. Its figures
  * are the API's totals, its lists the newest rows (made here through the API, with names of
  * their own), and its cards lead on. The other specs share the database and run beside this
  * one, so a figure is checked between the API's totals read before and after the page.
@@ -76,11 +76,11 @@ async function figure(page: Page, href: string): Promise<number> {
 async function expectHome(page: Page) {
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
-  const menu: Locator = await mainMenu(page);
-  await expect(menu.getByRole('link', { name: 'Home', exact: true })).toHaveAttribute('aria-current', 'page');
-  // Folded again where it folds (phones), out of the way of the page.
-  const toggle = page.getByRole('button', { name: 'Menu' });
-  if (await toggle.isVisible()) await toggle.click();
+  // The brand leads home (there is no menu entry for it: the menu keeps to one line).
+  await expect(page.getByRole('banner').getByRole('link', { name: 'Music Catalogue: home' })).toHaveAttribute(
+    'aria-current',
+    'page',
+  );
 }
 
 test('an admin lands on counts that are the API’s, the latest activity and the service’s health', async ({
@@ -111,6 +111,8 @@ test('an admin lands on counts that are the API’s, the latest activity and the
   await page.goBack();
   await page.locator('main a.count-card[href="/users"]').click();
   await expect(page.getByRole('heading', { level: 1, name: 'Users' })).toBeVisible();
+  await page.getByRole('banner').getByRole('link', { name: 'Music Catalogue: home' }).click();
+  await expectHome(page);
 });
 
 test('an artist lands on their songs and the public playlists featuring them, not the private ones', async ({

@@ -105,7 +105,14 @@ const ROLES = [
   {
     name: 'artist',
     who: ARTIST,
-    pages: () => ['/', '/songs', `/songs/${made.songId}`, '/artists', `/artists/${made.artistId}`, '/playlists'],
+    pages: () => [
+      '/',
+      '/songs',
+      `/songs/${made.songId}`,
+      '/artists',
+      `/artists/${made.artistId}`,
+      '/playlists',
+    ],
   },
   {
     name: 'listener',

@@ -12,7 +12,6 @@ import { Button, ErrorNotice, Loading } from '@/components/ui';
 import { type Role, trpc } from '@/lib/trpc';
 
 const NAV: Array<{ href: string; label: string; roles: Role[] }> = [
-  { href: '/', label: 'Home', roles: ['admin', 'artist', 'user'] },
   { href: '/songs', label: 'Songs', roles: ['admin', 'artist', 'user'] },
   { href: '/artists', label: 'Artists', roles: ['admin', 'artist', 'user'] },
   { href: '/artists/mine', label: 'My artist profile', roles: ['artist'] },
@@ -57,7 +56,7 @@ export function Shell({ children }: { children: ReactNode }) {
   const nav = NAV.filter((item) => item.roles.includes(user.role));
   // The page's own entry: the longest address the path starts with (/artists/mine over /artists).
   const current = nav
-    .filter((item) => pathname === item.href || (item.href !== '/' && pathname.startsWith(`${item.href}/`)))
+    .filter((item) => pathname === item.href || pathname.startsWith(`${item.href}/`))
     .sort((a, b) => b.href.length - a.href.length)[0];
   return (
     <SessionProvider user={user}>
@@ -65,7 +64,13 @@ export function Shell({ children }: { children: ReactNode }) {
         Skip to content
       </a>
       <header className="topbar">
-        <Link href="/" className="brand">
+        {/* The way home: every role's home page (counts, what changed lately, the ways on). */}
+        <Link
+          href="/"
+          className="brand"
+          aria-label="Music Catalogue: home"
+          aria-current={pathname === '/' ? 'page' : undefined}
+        >
           ♪ Music Catalogue
         </Link>
         <SiteSearch />

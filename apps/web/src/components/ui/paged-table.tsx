@@ -1,7 +1,7 @@
 'use client';
 
 import { pageMode } from '@music/api-router/schemas';
-import { type ReactNode, useId } from 'react';
+import { type ReactNode, useEffect, useId, useRef } from 'react';
 import { Button, Empty, Pager, QueryView } from '@/components/ui';
 import { sortDirection, toggleSort } from '@/lib/url-state';
 import './paged-table.css';
@@ -104,6 +104,44 @@ function HeaderCell({ column, sorting }: { column: Column; sorting: Sorting | un
   );
 }
 
+/**
+ * Rows a user can pick for an action on many (bulk actions): a check box at the start of each
+ * row, named by `label`, and one in the header for the whole page (mixed when some are picked).
+ * `disabled` rows (on their way out) cannot be picked.
+ */
+export interface RowSelection<Row> {
+  isSelected: (row: Row) => boolean;
+  onChange: (rows: Row[], selected: boolean) => void;
+  label: (row: Row) => string;
+  disabled?: (row: Row) => boolean;
+}
+
+function SelectPage<Row>({ rows, selection }: { rows: Row[]; selection: RowSelection<Row> }) {
+  const open = rows.filter((row) => !selection.disabled?.(row));
+  const picked = open.filter((row) => selection.isSelected(row)).length;
+  const ref = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (ref.current) ref.current.indeterminate = picked > 0 && picked < open.length;
+  });
+  return (
+    <th scope="col" className="select-cell">
+      <label className="select-label">
+        <input
+          ref={ref}
+          type="checkbox"
+          checked={open.length > 0 && picked === open.length}
+          disabled={open.length === 0}
+          onChange={(event) => selection.onChange(open, event.target.checked)}
+        />
+        <span className="select-words">
+          <span className="sr-only">Select every row on this page</span>
+          <span aria-hidden="true">All</span>
+        </span>
+      </label>
+    </th>
+  );
+}
+
 /** The page-size choice beside the pager. */
 function PageSizeSelect({ limit, onChange }: { limit: number; onChange: (limit: PageSize) => void }) {
   const id = useId();
@@ -128,7 +166,8 @@ function PageSizeSelect({ limit, onChange }: { limit: number; onChange: (limit: 
  * column named '' holds the rows' actions (its header is for screen readers only); a column
  * given as `false` is left out. `row` gives a row's cells; `paging` is the screen's paging.
  * While the query shows the last answer as a placeholder (`placeholderData`) for a new one, the
- * rows stay, the table is marked busy and "Searching…" is shown above it.
+ * rows stay, the table is marked busy and "Searching…" is shown above it. With `selection`, each
+ * row starts with a check box (see RowSelection); `rowClass` gives a row's class, if any.
  */
 export function PagedTable<Row extends { id: string }>({
   query,
@@ -137,6 +176,8 @@ export function PagedTable<Row extends { id: string }>({
   row,
   paging: { page, limit, setPage, setLimit },
   sorting,
+  selection,
+  rowClass,
 }: {
   query: {
     isPending: boolean;
@@ -150,6 +191,8 @@ export function PagedTable<Row extends { id: string }>({
   row: (item: Row) => ReactNode;
   paging: Paging;
   sorting?: Sorting;
+  selection?: RowSelection<Row>;
+  rowClass?: (row: Row) => string | undefined;
 }) {
   const searching = query.isPlaceholderData === true;
   const shown = columns.flatMap((column) =>
@@ -183,6 +226,7 @@ export function PagedTable<Row extends { id: string }>({
               >
                 <thead>
                   <tr>
+                    {selection && <SelectPage rows={data.data} selection={selection} />}
                     {shown.map((column) => (
                       <HeaderCell key={column.label || 'actions'} column={column} sorting={sorting} />
                     ))}
@@ -190,7 +234,20 @@ export function PagedTable<Row extends { id: string }>({
                 </thead>
                 <tbody>
                   {data.data.map((item) => (
-                    <tr key={item.id}>{row(item)}</tr>
+                    <tr key={item.id} className={rowClass?.(item)}>
+                      {selection && (
+                        <td className="select-cell">
+                          <input
+                            type="checkbox"
+                            aria-label={selection.label(item)}
+                            checked={selection.isSelected(item)}
+                            disabled={selection.disabled?.(item)}
+                            onChange={(event) => selection.onChange([item], event.target.checked)}
+                          />
+                        </td>
+                      )}
+                      {row(item)}
+                    </tr>
                   ))}
                 </tbody>
               </table>

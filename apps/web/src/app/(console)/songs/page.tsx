@@ -5,6 +5,7 @@ import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { Suspense, useMemo, useState } from 'react';
 import { useAddToPlaylist } from '@/app/(console)/songs/_components/add-to-playlist';
+import { useSongBulk } from '@/app/(console)/songs/_components/bulk-actions';
 import { DidYouMean } from '@/app/(console)/songs/_components/did-you-mean';
 import { GenreFilter } from '@/app/(console)/songs/_components/genre-filter';
 import { useSongAccess } from '@/app/(console)/songs/_components/song-access';
@@ -123,6 +124,7 @@ function Songs() {
     ),
   });
   const addToPlaylist = useAddToPlaylist();
+  const bulk = useSongBulk({ canEdit: access.canEdit, addToPlaylist });
   const heading = scope === 'mine' ? 'My songs' : 'Songs';
   const filtered = view.search || view.genre || artistId;
   // What "Clear filters" clears (not the artist of "My songs": that is the tab).
@@ -201,67 +203,72 @@ function Songs() {
       ) : noneOfMine ? (
         <p>Your songs are listed here once your account is linked to an artist.</p>
       ) : (
-        <PagedTable
-          query={list}
-          empty={
-            filtered ? (
+        <>
+          {bulk.bar}
+          <PagedTable
+            query={list}
+            selection={bulk.selection}
+            rowClass={bulk.rowClass}
+            empty={
+              filtered ? (
+                <>
+                  No songs match these filters.
+                  {searchOnly && <DidYouMean search={view.search} />}
+                </>
+              ) : (
+                'No songs yet.'
+              )
+            }
+            columns={[
+              { label: 'Title', sort: 'title' },
+              'Artists',
+              { label: 'Album', sort: 'album' },
+              'Genre',
+              { label: 'Length', sort: 'duration' },
+              { label: 'Year', sort: 'releaseYear' },
+              { label: 'Added', sort: 'createdAt' },
+              '',
+            ]}
+            sorting={{ value: sort, onSort: (next) => update({ sort: next, page: 1 }) }}
+            row={(song) => (
               <>
-                No songs match these filters.
-                {searchOnly && <DidYouMean search={view.search} />}
+                <td data-label="Title">
+                  <Link href={`/songs/${song.id}`}>{song.title}</Link>
+                </td>
+                <td data-label="Artists">
+                  <ArtistNameList ids={song.artistIds} names={artistNames} />
+                </td>
+                <td data-label="Album">{song.album ?? <span className="muted">—</span>}</td>
+                <td data-label="Genre">{song.genre ?? <span className="muted">—</span>}</td>
+                <td data-label="Length">{formatDuration(song.duration)}</td>
+                <td data-label="Year">{song.releaseYear ?? <span className="muted">—</span>}</td>
+                <td data-label="Added">{formatDate(song.createdAt)}</td>
+                <td className="row-actions">
+                  {addToPlaylist.button(song, { inRow: true })}
+                  {access.canEdit(song) && (
+                    <>
+                      <Button
+                        variant="ghost"
+                        onClick={() => setEditing(song)}
+                        aria-label={`Edit ${song.title}`}
+                      >
+                        Edit
+                      </Button>
+                      <Button
+                        variant="ghost"
+                        onClick={() => confirmDelete.ask(song)}
+                        aria-label={`Delete ${song.title}`}
+                      >
+                        Delete
+                      </Button>
+                    </>
+                  )}
+                </td>
               </>
-            ) : (
-              'No songs yet.'
-            )
-          }
-          columns={[
-            { label: 'Title', sort: 'title' },
-            'Artists',
-            { label: 'Album', sort: 'album' },
-            'Genre',
-            { label: 'Length', sort: 'duration' },
-            { label: 'Year', sort: 'releaseYear' },
-            { label: 'Added', sort: 'createdAt' },
-            '',
-          ]}
-          sorting={{ value: sort, onSort: (next) => update({ sort: next, page: 1 }) }}
-          row={(song) => (
-            <>
-              <td data-label="Title">
-                <Link href={`/songs/${song.id}`}>{song.title}</Link>
-              </td>
-              <td data-label="Artists">
-                <ArtistNameList ids={song.artistIds} names={artistNames} />
-              </td>
-              <td data-label="Album">{song.album ?? <span className="muted">—</span>}</td>
-              <td data-label="Genre">{song.genre ?? <span className="muted">—</span>}</td>
-              <td data-label="Length">{formatDuration(song.duration)}</td>
-              <td data-label="Year">{song.releaseYear ?? <span className="muted">—</span>}</td>
-              <td data-label="Added">{formatDate(song.createdAt)}</td>
-              <td className="row-actions">
-                {addToPlaylist.button(song, { inRow: true })}
-                {access.canEdit(song) && (
-                  <>
-                    <Button
-                      variant="ghost"
-                      onClick={() => setEditing(song)}
-                      aria-label={`Edit ${song.title}`}
-                    >
-                      Edit
-                    </Button>
-                    <Button
-                      variant="ghost"
-                      onClick={() => confirmDelete.ask(song)}
-                      aria-label={`Delete ${song.title}`}
-                    >
-                      Delete
-                    </Button>
-                  </>
-                )}
-              </td>
-            </>
-          )}
-          paging={paging}
-        />
+            )}
+            paging={paging}
+          />
+        </>
       )}
       <Dialog
         open={editing !== null}
@@ -283,6 +290,7 @@ function Songs() {
       </Dialog>
       {confirmDelete.dialog}
       {addToPlaylist.dialog}
+      {bulk.dialog}
     </>
   );
 }
