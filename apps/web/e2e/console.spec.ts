@@ -6,6 +6,7 @@ import {
   createSong,
   createUser,
   LISTENER,
+  menuLink,
   RIVAL,
   SONGS,
   screenshot,
@@ -56,8 +57,10 @@ test('a session the API no longer accepts lands back on sign-in', async ({ page,
 
 test('an admin builds a small catalogue', async ({ page }) => {
   await signIn(page, ADMIN);
-  await expect(page).toHaveURL(/\/songs$/);
-  await page.getByRole('link', { name: 'Users' }).click();
+  // Signing in leads home; the menu leads on.
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
+  await menuLink(page, 'Users').click();
   await createUser(page, ARTIST, 'Artist');
   await createUser(page, RIVAL, 'Artist');
   await createUser(page, LISTENER, 'Listener (user)');
@@ -118,6 +121,7 @@ test('an admin builds a small catalogue', async ({ page }) => {
 
 test('an artist edits their own songs and is refused another’s', async ({ page }) => {
   await signIn(page, ARTIST);
+  await menuLink(page, 'Songs').click();
   await expect(page.getByRole('heading', { name: 'My songs' })).toBeVisible();
   await expect(page.getByRole('link', { name: SONGS.own })).toBeVisible();
   await expect(page.getByRole('link', { name: SONGS.rival })).toBeHidden();
@@ -163,6 +167,8 @@ test('an artist edits their own songs and is refused another’s', async ({ page
 
 test('a listener builds, reorders and shares a playlist', async ({ page }) => {
   await signIn(page, LISTENER);
+  await expect(page).toHaveURL(/\/$/);
+  await menuLink(page, 'Playlists').click();
   await expect(page).toHaveURL(/\/playlists$/);
   await expect(page.getByText('You have no playlists yet')).toBeVisible();
   await page.getByRole('button', { name: 'New playlist' }).click();
@@ -289,12 +295,12 @@ test('an admin links songs, filters, changes a role and deletes', async ({ page 
 test('the console works at phone width', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await signIn(page, ADMIN);
-  await expect(page.getByRole('link', { name: 'Users' })).toBeHidden();
+  await expect(menuLink(page, 'Users')).toBeHidden();
   await page.getByRole('button', { name: 'Menu' }).click();
-  await page.getByRole('link', { name: 'Users' }).click();
+  await menuLink(page, 'Users').click();
   await expect(page.getByRole('heading', { level: 1, name: 'Users' })).toBeVisible();
   await page.getByRole('button', { name: 'Menu' }).click();
-  await page.getByRole('link', { name: 'Songs' }).click();
+  await menuLink(page, 'Songs').click();
   await expect(page.getByRole('link', { name: SONGS.rival })).toBeVisible();
   await screenshot(page, '08-phone-songs');
 });

@@ -1,4 +1,4 @@
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { type APIRequestContext, expect, test } from '@playwright/test';
 import { ADMIN } from '../playwright.config';
 import { followHeaderLink, recordApiCalls, signIn } from './steps';
 
@@ -66,8 +66,8 @@ test('every page names itself in the document title', async ({ page }) => {
   await page.getByLabel('Email').fill(ADMIN.email);
   await page.getByLabel('Password').fill(ADMIN.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Songs' })).toBeVisible();
-  await expect(page).toHaveTitle('Songs · Music Catalogue');
+  await expect(page.getByRole('heading', { level: 1, name: 'Home' })).toBeVisible();
+  await expect(page).toHaveTitle('Home · Music Catalogue');
 
   // Moving through the menu (client-side navigation): each page's title replaces the last one's.
   for (const name of ['Artists', 'Playlists', 'Users', 'Songs']) {
@@ -153,6 +153,7 @@ test('a page of 20 songs by several artists costs at most 3 calls to the API', a
 
 test('a slow search says “Searching…” and keeps the last rows until its answer', async ({ page }) => {
   await signIn(page, ADMIN);
+  await page.goto('/songs');
   const search = page.getByLabel(SEARCH_LABEL);
   const table = page.locator('table.table');
   const searching = page.getByRole('status').filter({ hasText: 'Searching…' });

@@ -85,46 +85,27 @@ async function firstLoad(context: BrowserContext, path: string) {
   return { calls, shift };
 }
 
+/** The pages every role has: home, the catalogue's lists and a record of each kind but playlists. */
+const catalogue = () => [
+  '/',
+  '/songs',
+  `/songs/${made.songId}`,
+  '/artists',
+  `/artists/${made.artistId}`,
+  '/playlists',
+];
+
 const ROLES = [
   {
     name: 'admin',
     who: ADMIN,
-    pages: () => [
-      '/',
-      '/songs',
-      `/songs/${made.songId}`,
-      '/artists',
-      `/artists/${made.artistId}`,
-      '/playlists',
-      `/playlists/${made.playlistId}`,
-      '/users',
-      '/activity',
-      '/account',
-    ],
+    pages: () => [...catalogue(), `/playlists/${made.playlistId}`, '/users', '/activity', '/account'],
   },
-  {
-    name: 'artist',
-    who: ARTIST,
-    pages: () => [
-      '/',
-      '/songs',
-      `/songs/${made.songId}`,
-      '/artists',
-      `/artists/${made.artistId}`,
-      '/playlists',
-    ],
-  },
+  { name: 'artist', who: ARTIST, pages: catalogue },
   {
     name: 'listener',
     who: LISTENER,
-    pages: () => [
-      '/',
-      '/songs',
-      '/artists',
-      `/artists/${made.artistId}`,
-      '/playlists',
-      `/playlists/${made.playlistId}`,
-    ],
+    pages: () => [...catalogue(), `/playlists/${made.playlistId}`],
   },
 ];
 

@@ -96,6 +96,10 @@ export async function mainMenu(page: Page): Promise<Locator> {
   return page.getByRole('navigation', { name: 'Main' });
 }
 
+/** An entry of the main menu by its exact name (other links on a page may hold the same word). */
+export const menuLink = (page: Page, name: string) =>
+  page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
+
 /**
  * Follows the header's link `name`: one of the main menu (opened first on a phone) or, on a
  * desktop, the account's link beside the name (on a phone it is in the menu).

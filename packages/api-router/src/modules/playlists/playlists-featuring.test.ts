@@ -17,7 +17,9 @@ const solo = await h.caller(admin).songs.create({ title: 'Solo', duration: 100, 
 const duet = await h
   .caller(admin)
   .songs.create({ title: 'Duet', duration: 100, artistIds: [guest.id, band.id] });
-const elsewhere = await h.caller(admin).songs.create({ title: 'Other', duration: 100, artistIds: [guest.id] });
+const elsewhere = await h
+  .caller(admin)
+  .songs.create({ title: 'Other', duration: 100, artistIds: [guest.id] });
 
 const mine = await h.caller(owner).playlists.create({ name: 'Mine, private', songIds: [solo.id] });
 const ownOther = await h.caller(owner).playlists.create({ name: 'Mine, without', songIds: [elsewhere.id] });
@@ -60,9 +62,7 @@ describe('GET /playlists?artistId', () => {
   });
 
   it('finds none for an artist that does not exist', async () => {
-    const page = await h
-      .caller(admin)
-      .playlists.list({ artistId: '00000000-0000-4000-8000-000000000000' });
+    const page = await h.caller(admin).playlists.list({ artistId: '00000000-0000-4000-8000-000000000000' });
     expect(page.data).toEqual([]);
     expect(pageMode(page.pagination).total).toBe(0);
   });

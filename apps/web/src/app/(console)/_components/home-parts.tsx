@@ -71,3 +71,35 @@ export function HomeSection({
     </section>
   );
 }
+
+/** Songs as short rows: each title a link, then `detail` (its album and year, its artists), if any. */
+export function SongRows<S extends { id: string; title: string }>({
+  songs,
+  detail,
+}: {
+  songs: S[];
+  detail: (song: S) => string;
+}) {
+  return (
+    <ul className="rows">
+      {songs.map((song) => {
+        const more = detail(song);
+        return (
+          <li key={song.id} className="row">
+            <span className="grow">
+              <Link href={`/songs/${song.id}`}>
+                <bdi>{song.title}</bdi>
+              </Link>
+              {more && (
+                <span className="muted">
+                  {' '}
+                  · <bdi>{more}</bdi>
+                </span>
+              )}
+            </span>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

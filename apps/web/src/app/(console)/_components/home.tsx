@@ -10,7 +10,7 @@ import { homeInputs } from '@/lib/home';
 import { type Playlist, trpc } from '@/lib/trpc';
 import type { ApiHealth } from '@/server/health';
 import { AdminHome } from './admin-home';
-import { CountCard, counted, HomeSection, totalOf } from './home-parts';
+import { CountCard, counted, HomeSection, SongRows, totalOf } from './home-parts';
 import './home.css';
 
 function PlaylistRows({ playlists, byOwner }: { playlists: Playlist[]; byOwner?: boolean }) {
@@ -93,23 +93,10 @@ function ArtistHome() {
         <HomeSection title="Your latest songs" more={{ href: '/songs', label: 'All my songs' }}>
           <QueryView query={songs} isEmpty={(d) => d.data.length === 0} empty="No songs of yours yet.">
             {(data) => (
-              <ul className="rows">
-                {data.data.map((song) => (
-                  <li key={song.id} className="row">
-                    <span className="grow">
-                      <Link href={`/songs/${song.id}`}>
-                        <bdi>{song.title}</bdi>
-                      </Link>
-                      {(song.album || song.releaseYear) && (
-                        <span className="muted">
-                          {' '}
-                          · {[song.album, song.releaseYear].filter(Boolean).join(' · ')}
-                        </span>
-                      )}
-                    </span>
-                  </li>
-                ))}
-              </ul>
+              <SongRows
+                songs={data.data}
+                detail={(song) => [song.album, song.releaseYear].filter(Boolean).join(' · ')}
+              />
             )}
           </QueryView>
         </HomeSection>
@@ -156,23 +143,10 @@ function ListenerHome() {
         >
           <QueryView query={songs} isEmpty={(d) => d.data.length === 0} empty="No songs yet.">
             {(data) => (
-              <ul className="rows">
-                {data.data.map((song) => (
-                  <li key={song.id} className="row">
-                    <span className="grow">
-                      <Link href={`/songs/${song.id}`}>
-                        <bdi>{song.title}</bdi>
-                      </Link>
-                      {song.artists && song.artists.length > 0 && (
-                        <span className="muted">
-                          {' '}
-                          · <bdi>{song.artists.map((artist) => artist.name).join(', ')}</bdi>
-                        </span>
-                      )}
-                    </span>
-                  </li>
-                ))}
-              </ul>
+              <SongRows
+                songs={data.data}
+                detail={(song) => (song.artists ?? []).map((artist) => artist.name).join(', ')}
+              />
             )}
           </QueryView>
         </HomeSection>

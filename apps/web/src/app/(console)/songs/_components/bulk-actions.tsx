@@ -1,6 +1,7 @@
 'use client';
 
 import { useEffect, useRef, useState } from 'react';
+import { useMe } from '@/components/shell/session';
 import { Button } from '@/components/ui';
 import type { RowSelection } from '@/components/ui/paged-table';
 import { BULK_MAX, type BulkOutcome, songCount } from '@/lib/bulk';
@@ -51,6 +52,7 @@ export function useSongBulk({
   addToPlaylist: ReturnType<typeof useAddToPlaylist>;
 }) {
   const utils = trpc.useUtils();
+  const me = useMe();
   const [picked, setPicked] = useState<ReadonlyMap<string, Song>>(new Map());
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [busy, setBusy] = useState(false);
@@ -210,7 +212,9 @@ export function useSongBulk({
           <Button variant="ghost" onClick={() => setPicked(new Map())}>
             Clear selection
           </Button>
-          {!editable && <span className="muted">Only your own songs can be changed or deleted.</span>}
+          {!editable && me.role === 'artist' && (
+            <span className="muted">Only your own songs can be changed or deleted.</span>
+          )}
         </div>
       )}
     </section>
