@@ -162,6 +162,8 @@ test('deleted songs wait for their Undo: undone they stay, otherwise they go, al
   await (await mainMenu(page)).getByRole('link', { name: 'Artists', exact: true }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Artists' })).toBeVisible();
   await gone(three!.id);
+  // What became of them is said on the page the user went to.
+  await expect(page.locator('.toasts')).toContainText('Deleted 1 song.');
   await listOf(page, word, 1);
   await pick(page, four!.title);
   await bar(page).getByRole('button', { name: 'Delete' }).click();

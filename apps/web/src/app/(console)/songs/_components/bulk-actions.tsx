@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useMe } from '@/components/shell/session';
 import { Button } from '@/components/ui';
 import type { RowSelection } from '@/components/ui/paged-table';
+import { useToast } from '@/components/ui/toast';
 import { BULK_MAX, type BulkOutcome, songCount } from '@/lib/bulk';
 import { describeError } from '@/lib/errors';
 import { type Song, trpc } from '@/lib/trpc';
@@ -59,14 +60,23 @@ export function useSongBulk({
   const [choosingGenre, setChoosingGenre] = useState(false);
   const outcomeRef = useRef<HTMLParagraphElement>(null);
   const refresh = () => Promise.all([utils.songs.list.invalidate(), utils.artists.songs.invalidate()]);
+  const notify = useToast();
+  // Whether the list is still on screen when held-back deletes are answered.
+  const shown = useRef(true);
+  useEffect(() => {
+    shown.current = true;
+    return () => {
+      shown.current = false;
+    };
+  }, []);
   const deletion = usePendingDeletion((songs) => {
     void deleteSongs(utils, songs).then(async (result) => {
       await refresh();
+      const text = `Deleted ${songCount(result.done.length)}.${failures(result, 'deleted')}`;
+      // Sent on the way to another page: said there, in the console's messages.
+      if (!shown.current) return notify(text);
       deletion.done();
-      setOutcome({
-        tone: result.failed.length > 0 ? 'error' : 'success',
-        text: `Deleted ${songCount(result.done.length)}.${failures(result, 'deleted')}`,
-      });
+      setOutcome({ tone: result.failed.length > 0 ? 'error' : 'success', text });
     });
   });
   useEffect(() => {
