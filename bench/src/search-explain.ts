@@ -1,6 +1,6 @@
 // Why a request class missed its target: the statements its slowest requests run, replayed
 // under EXPLAIN (ANALYZE, BUFFERS) on the seeded database, the slowest statements' plans kept.
-import { artists, type Db, finder, playlists, songs } from '@music/db';
+import { type Db, finder, songs } from '@music/db';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 
@@ -37,10 +37,7 @@ async function runRequest(db: Db, requestClass: RequestClass, q: string, viewerI
     return;
   }
   await finder.finderTransaction(db, q, async (trx, term) => {
-    await songs.findSongsWithArtists(trx, await finder.findSongIds(trx, term, 5));
-    await artists.findArtistsByIds(trx, await finder.findArtistIds(trx, term, 5));
-    await finder.findAlbums(trx, term, 5);
-    await playlists.findPlaylistsWithSongs(trx, await finder.findPlaylistIds(trx, term, 5, viewerId));
+    await finder.find(trx, term, ['songs', 'artists', 'albums', 'playlists'], 5, viewerId);
   });
 }
 

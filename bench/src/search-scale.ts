@@ -15,8 +15,12 @@
  * Settings (environment): BENCH_SEARCH_SONGS (1,000,000; embedded 100,000; artists a tenth),
  * BENCH_SEARCH_KEEP=1 (PostgreSQL only: the catalogue goes into `music_search_bench_<songs>`,
  * which is kept, and a later run with the setting reuses it, migrated, instead of seeding again),
- * BENCH_SEARCH_SECONDS per class (20), BENCH_SEARCH_CONNECTIONS (20; embedded 2),
- * BENCH_DATABASE_URL (the server the scratch database is created on; default the local one).
+ * BENCH_SEARCH_SECONDS per class (20), BENCH_SEARCH_WARM_UP_SECONDS before each (3),
+ * BENCH_SEARCH_CONNECTIONS (20; embedded 2),
+ * BENCH_DATABASE_URL (the server the scratch database is created on; default the local one),
+ * BENCH_SEARCH_API (the build measured: another `server.mjs`, for an A/B on one kept catalogue;
+ * default this checkout's `apps/api/dist/server.mjs`), BENCH_SEARCH_CLASSES (which classes, by
+ * comma-separated words of their names: `search`, `songs`, `relevance`; default all three).
  *
  * Files: search-catalogue.ts (the rows), search-seed.ts (loading, index builds and sizes),
  * search-load.ts (distinct requests, the timed closed loop), search-explain.ts, search-report.ts.
@@ -50,8 +54,11 @@ const KEEP = process.env.BENCH_SEARCH_KEEP === '1';
 const SONGS = Number(process.env.BENCH_SEARCH_SONGS ?? (EMBEDDED ? 100_000 : 1_000_000));
 const SECONDS = Number(process.env.BENCH_SEARCH_SECONDS ?? 20);
 const CONNECTIONS = Number(process.env.BENCH_SEARCH_CONNECTIONS ?? (EMBEDDED ? 2 : 20));
-/** Each class first runs this long unmeasured (its own distinct queries): JIT, caches, pool. */
-const WARM_UP_SECONDS = 3;
+/**
+ * Each class first runs this long unmeasured (its own distinct queries): JIT, caches, pool, and
+ * the plans each connection makes once per statement text.
+ */
+const WARM_UP_SECONDS = Number(process.env.BENCH_SEARCH_WARM_UP_SECONDS ?? 3);
 
 const API_ENV = {
   LOG_LEVEL: 'warn',
@@ -65,7 +72,12 @@ const API_ENV = {
 const FINDER = 'GET /v1/search?q=';
 const LIST = 'GET /v1/songs?search=';
 const RANKED = 'GET /v1/songs?search=&sort=relevance';
-const CLASSES: Record<string, RequestClass> = { [FINDER]: 'search', [LIST]: 'songs', [RANKED]: 'relevance' };
+const CLASSES: Record<string, RequestClass> = Object.fromEntries(
+  Object.entries({ [FINDER]: 'search', [LIST]: 'songs', [RANKED]: 'relevance' } as const).filter(
+    ([, requestClass]) =>
+      !process.env.BENCH_SEARCH_CLASSES || process.env.BENCH_SEARCH_CLASSES.split(',').includes(requestClass),
+  ),
+);
 
 /** Titles and artist names to type, read back from the database (the folding left them as they are). */
 async function sampleTexts(target: SqlTarget, sizes: Sizes): Promise<Texts> {
@@ -104,6 +116,7 @@ async function measureClasses(
   sources[RANKED] = withPath(listTerms(texts, used, 13), (q) => `/v1/songs?search=${term(q)}&sort=relevance`);
   sources[FINDER] = withPath(finderQueries(texts, used, 11), (q) => `/v1/search?q=${term(q)}`);
   for (const [name, next] of Object.entries(sources)) {
+    if (!(name in CLASSES)) continue;
     await settled();
     log(`${name}: ${WARM_UP_SECONDS} s warm-up, then ${SECONDS} s at ${CONNECTIONS} connections`);
     await distinctLoad(API, auth, next, { connections: CONNECTIONS, seconds: WARM_UP_SECONDS, timeoutMs });
@@ -202,7 +215,7 @@ async function embeddedRun(dataDir: string, apiDist: string, children: ChildProc
 }
 
 async function main() {
-  const apiDist = path.join(root, 'apps/api/dist/server.mjs');
+  const apiDist = path.resolve(root, process.env.BENCH_SEARCH_API ?? 'apps/api/dist/server.mjs');
   if (!existsSync(apiDist)) {
     throw new Error('Build first: pnpm --filter @music/api build (apps/api/dist/server.mjs is missing)');
   }

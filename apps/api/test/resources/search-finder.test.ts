@@ -110,6 +110,29 @@ describe('GET /v1/search: the request', () => {
     expect(many.body.songs).toHaveLength(7);
     expect(many.body.artists).toHaveLength(7);
   });
+
+  it('gives each record as reading it alone does', async () => {
+    const t = uid();
+    const artist = await makeArtist(w.api, w.admin, { name: `Singer ${t}`, bio: 'Sings.' });
+    const made = await makeSong(w.api, w.admin, {
+      title: `Song ${t}`,
+      album: `Album ${t}`,
+      genre: 'Jazz',
+      releaseYear: 1999,
+      artistIds: [artist.id],
+    });
+    // Changed after it was made (what the finder reads is the song as it is now).
+    expect(
+      (await w.api.request('PATCH', `/songs/${made.id}`, { token: w.admin.token, body: { genre: 'Soul' } }))
+        .status,
+    ).toBe(200);
+    const playlist = await makePlaylist(w.api, w.user, { name: `List ${t}`, songIds: [made.id] });
+    const res = await find(`q=${t}&types=songs,artists,playlists`);
+    const alone = async (path: string) => (await w.api.request('GET', path, { token: w.user.token })).body;
+    expect(res.body.songs).toEqual([await alone(`/songs/${made.id}`)]);
+    expect(res.body.artists).toEqual([await alone(`/artists/${artist.id}`)]);
+    expect(res.body.playlists).toEqual([await alone(`/playlists/${playlist.id}`)]);
+  });
 });
 
 describe('GET /v1/search: what is found, best first', () => {

@@ -1,5 +1,5 @@
 /** The document's version: the contract it describes. */
-export const API_VERSION = '1.5.0';
+export const API_VERSION = '1.5.1';
 
 /**
  * What holds for every operation, said once: client generators put it at the top of the

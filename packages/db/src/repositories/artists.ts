@@ -60,12 +60,13 @@ export async function hasAnyArtist(db: Db): Promise<boolean> {
 /** The artists named by `ids` (unknown ones left out), in no particular order. */
 export async function findArtistsByIds(db: Db, ids: readonly string[]): Promise<ArtistRow[]> {
   if (ids.length === 0) return [];
-  return db
-    .selectFrom('artists')
-    .select(ARTIST_COLUMNS)
+  return artistRows(db)
     .where('id', '=', sql<string>`any(${[...ids]}::uuid[])`)
     .execute();
 }
+
+/** Artists as `findArtistsByIds` reads them, for a query to narrow. */
+export const artistRows = (db: Db) => db.selectFrom('artists').select(ARTIST_COLUMNS);
 
 /** The ids among `ids` that name an artist. */
 export async function findExistingArtistIds(db: Db, ids: readonly string[]): Promise<Set<string>> {

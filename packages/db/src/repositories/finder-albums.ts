@@ -1,7 +1,12 @@
 import { type RawBuilder, sql } from 'kysely';
-import type { Db } from '../schema';
-import { type FinderTerm, keyStarts, longestOf, OTHER_CANDIDATES, staged, wordStarts } from './finder-bounds';
-import { holdsSpellings, matchesSpellings, relevanceTier, type Spellings } from './search-terms';
+import { keyStarts, longestOf, OTHER_CANDIDATES, type Stages, wordStarts } from './finder-bounds';
+import {
+  holdsSpellings,
+  matchesSpellings,
+  relevanceTier,
+  type SearchTerm,
+  type Spellings,
+} from './search-terms';
 
 export interface FoundAlbum {
   name: string;
@@ -19,16 +24,15 @@ export interface FoundAlbum {
  * budget other matches from the trigram index, then typos; each album's songs then come from that
  * same b-tree.
  */
-export async function findAlbums(db: Db, found: FinderTerm, limit: number): Promise<FoundAlbum[]> {
-  const tier = relevanceTier(sql.ref('a.key'), found.term);
-  const albums = await staged(db, found, limit, {
+export function albumStages(term: SearchTerm): Stages {
+  const tier = relevanceTier(sql.ref('a.key'), term);
+  return {
     table: 'songs',
     stageOne,
     containing,
-    among: (trx, candidates, spellings, ranked, count, exclude) =>
-      albumsAmong(trx, candidates, spellings, ranked ? tier : undefined, count, exclude),
-  });
-  return albums.map(({ album }) => album);
+    among: (candidates, spellings, ranked, exclude) =>
+      albumsAmong(candidates, spellings, ranked ? tier : undefined, exclude),
+  };
 }
 
 /** Songs whose album name holds a word starting with the words (or, for several, the longest). */
@@ -46,23 +50,20 @@ const containing = (spellings: Spellings) =>
   sql`(select id from songs where ${matchesSpellings(sql`search_text`, spellings)} limit ${OTHER_CANDIDATES})`;
 
 /**
- * The best `limit` albums of the candidate songs whose folded name holds the spellings, except
- * those in `exclude` (ids: folded name, newline, first artist); ranked by tier (strict matches)
- * or by popularity alone (typos).
+ * The albums of the candidate songs whose folded name holds the spellings, except those in
+ * `exclude` (ids: folded name, newline, first artist), as `Stages.among` gives them; ranked by
+ * tier (strict matches) or by popularity alone (typos).
  */
-async function albumsAmong(
-  db: Db,
+function albumsAmong(
   candidates: RawBuilder<unknown>,
   spellings: Spellings,
   order: RawBuilder<number> | undefined,
-  limit: number,
-  exclude: readonly string[],
-): Promise<Array<{ id: string; album: FoundAlbum }>> {
-  const { rows } = await sql<FoundAlbum & { id: string }>`
-    with candidates as materialized (${candidates}),
-    pairs as materialized (
+  exclude: RawBuilder<unknown>,
+): RawBuilder<unknown> {
+  return sql`
+    with pairs as materialized (
       select distinct s.album_key as key, s.album_artist_id as first
-      from candidates c cross join lateral (select * from songs s where s.id = c.id offset 0) s
+      from ${candidates} c cross join lateral (select * from songs s where s.id = c.id offset 0) s
       where s.album_key <> '' and ${holdsSpellings(sql`replace(s.album_key, ' ', '')`, spellings)}
     ),
     members as materialized (
@@ -82,18 +83,13 @@ async function albumsAmong(
           group by n.album order by count(*) desc, n.album limit 1) as name
       from members m group by m.key, m.first
     )
-    select a.key || chr(10) || coalesce(a.first::text, '') as id, a.name, a.song_count,
-      array(
+    select a.key || chr(10) || coalesce(a.first::text, '') as id,
+      json_build_object('name', a.name, 'song_count', a.song_count, 'artist_ids', array(
         select sa.artist_id from members m join song_artists sa on sa.song_id = m.id
         where m.key = a.key and m.first is not distinct from a.first
         group by sa.artist_id order by min(sa.position), sa.artist_id limit 1000
-      )::text[] as artist_ids
+      )::text[]) as detail,
+      row_number() over (order by ${order ? sql`${order},` : sql``} a.popularity desc, a.name, a.key, a.first) as n
     from albums a
-    where not ((a.key || chr(10) || coalesce(a.first::text, '')) = any(${exclude}::text[]))
-    order by ${order ? sql`${order},` : sql``} a.popularity desc, a.name, a.key, a.first
-    limit ${limit}`.execute(db);
-  return rows.map(({ id, name, artist_ids, song_count }) => ({
-    id,
-    album: { name, artist_ids, song_count },
-  }));
+    where not ((a.key || chr(10) || coalesce(a.first::text, '')) = any(${exclude}))`;
 }

@@ -1,4 +1,4 @@
-import { type RawBuilder, sql } from 'kysely';
+import { type Expression, type RawBuilder, sql } from 'kysely';
 import { prefixEnd } from '../like';
 import type { Db } from '../schema';
 import { readCache } from './read-cache';
@@ -19,12 +19,17 @@ import { foldTerm, type SearchTerm, type Spellings, searchedRuns, spellingsOf } 
  *    matches from the trigram index, when a word of the term has three characters or more (a word
  *    inside a name, a song found by its album or artists). The table's size bounds its cost; at a
  *    million songs a common word's trigrams list tens of thousands of songs, tens of milliseconds
- *    to read for any answer of five, so the larger kinds skip it;
- * 3. typos: each word of five letters or more is looked up in the vocabulary of the catalogue's
+ *    to read for any answer of five, so the larger kinds skip it. It runs in stage 1's statement
+ *    (a name starting with the term rarely fills a small kind's answer);
+ * 3. only when a kind's answer is not full yet, typos: each word of five letters or more is looked up in the vocabulary of the catalogue's
  *    words (`search_vocabulary`, tens or hundreds of thousands of words, not a million texts: the
  *    lookup costs 1.5-10 ms at 370,000 words) for words within its allowance of edits (the last word
  *    also as the start of a longer one); the names matching with those spellings are then found
  *    as in stages 1 and 2.
+ *
+ * Every kind asked for is ranked, and its rows read, in the same statement (`rankShares`): one
+ * statement for the strict matches, and for typos the vocabulary's lookup and one more, whatever
+ * the number of kinds.
  *
  * A list with `sort=relevance` ranks every match; the finder ranks the candidates these stages
  * give, which at a small catalogue are every match, and at a large one the first in name order.
@@ -177,8 +182,14 @@ export const wordStarts = (kind: string, text: string) =>
 export const longestOf = (words: readonly string[]) =>
   words.reduce((a, b) => (b.length > a.length ? b : a), '');
 
+/** A row a kind's ranking statement gives: its id, and what is shown of it (as JSON). */
+export interface FoundRow {
+  id: string;
+  detail: unknown;
+}
+
 /** One kind's part in the stages: how its candidates are found and how they are ranked. */
-export interface Stages<T extends { id: string }> {
+export interface Stages {
   /** The table whose size decides whether stage 2 runs (`WIDER_ROWS`). */
   table: 'songs' | 'artists' | 'playlists';
   /** Stage 1's first look, when a kind has one: names starting with the key (tiers 0 and 1). */
@@ -188,53 +199,122 @@ export interface Stages<T extends { id: string }> {
   /** Stage 2: other candidates from the trigram index. */
   containing: (spellings: Spellings) => RawBuilder<unknown>;
   /**
-   * The best `limit` of the candidates holding the spellings, except `exclude` (ids); ranked by
-   * tier for the term first when `ranked` (strict matches), else by popularity (typos).
+   * What is shown of a row found, for a kind whose `among` gives no `detail`: a query of the one
+   * row whose id is `id` (text), read only for the rows kept.
+   */
+  shown?: (id: RawBuilder<string>) => Expression<unknown>;
+  /**
+   * A query (not run) of the candidates in the relation `candidates` (a column `id`) holding the
+   * spellings, except `exclude` (ids): `id`, `detail` (or null) and `n`, the place in the order,
+   * by tier for the term first when `ranked` (strict matches), else by popularity (typos); its
+   * caller keeps the first `limit`.
    */
   among: (
-    db: Db,
     candidates: RawBuilder<unknown>,
     spellings: Spellings,
     ranked: boolean,
-    limit: number,
-    exclude: readonly string[],
-  ) => Promise<T[]>;
+    exclude: RawBuilder<unknown>,
+  ) => RawBuilder<unknown>;
 }
 
-/** The best `limit` of a kind for the term, through the stages this module describes, typos last. */
-export async function staged<T extends { id: string }>(
+/** One kind's share of a ranking statement: where its candidates come from, how many to keep. */
+interface Share {
+  stages: Stages;
+  candidates: RawBuilder<unknown>;
+  spellings: Spellings;
+  ranked: boolean;
+  limit: number;
+  exclude: readonly string[];
+}
+
+/**
+ * The ranked rows of several kinds in one statement (a statement costs its round trip and its
+ * start whatever it does, so a search runs one per stage, not one per kind and stage). A kind
+ * with nothing left to find keeps its place with a limit of 0, which reads none of its rows: the
+ * statement's text then depends on the kinds asked for, the term's number of words and the
+ * catalogue's size only, and keeps its plan (see `finderTransaction`).
+ */
+async function rankShares(db: Db, shares: readonly Share[]): Promise<FoundRow[][]> {
+  if (shares.length === 0) return [];
+  const ctes = shares.map((share, k) => sql`${sql.raw(`c${k}`)} as materialized (${share.candidates})`);
+  const parts = shares.map((share, k) => {
+    const among = share.stages.among(
+      sql.raw(`c${k}`),
+      share.spellings,
+      share.ranked,
+      sql`${share.exclude}::text[]`,
+    );
+    const shown = share.stages.shown;
+    // The rows kept are read whole here (not in a statement after): after the limit, so a
+    // candidate left out is never read.
+    const detail = shown ? sql`(select row_to_json(q) from ${shown(sql<string>`x.id`)} q)` : sql`x.detail`;
+    return sql`(select ${sql.lit(k)}::int as k, x.id, x.n, ${detail} as detail
+      from (select b.id, b.detail, b.n from (${among}) b order by b.n limit ${share.limit}) x)`;
+  });
+  const { rows } = await sql<FoundRow & { k: number }>`with ${sql.join(ctes)}
+    select * from (${sql.join(parts, sql` union all `)}) u order by k, n`.execute(db);
+  const found: FoundRow[][] = shares.map(() => []);
+  for (const { k, id, detail } of rows) found[k]!.push({ id, detail });
+  return found;
+}
+
+/**
+ * The best `limit` of each kind for the term, through the stages this module describes, typos
+ * last: one statement per stage for every kind that needs it.
+ */
+export async function staged(
   db: Db,
   found: FinderTerm,
   limit: number,
-  stages: Stages<T>,
-): Promise<T[]> {
+  kinds: readonly Stages[],
+): Promise<FoundRow[][]> {
   const { term } = found;
-  if (term.words.length === 0) return [];
+  if (term.words.length === 0) return kinds.map(() => []);
   const strict = spellingsOf(term);
   // Names starting with the term rank first and always match: when they fill the answer, no
   // other candidate can enter it, and the rest of stage 1 is not read (a one-time filter in the
   // same statement).
-  const first = stages.named
-    ? sql`with named as materialized ${stages.named(term.key)}
+  const first = (stages: Stages) =>
+    stages.named
+      ? sql`with named as materialized ${stages.named(term.key)}
         select id from named
         union select id from (${stages.stageOne(term.words)}) s where (select count(*) from named) < ${limit}`
-    : stages.stageOne(term.words);
-  let rows = await stages.among(db, first, strict, true, limit, []);
-  const widen =
-    rows.length < limit && hasTrigramWord(term) && ((await found.sizes())[stages.table] ?? 0) <= WIDER_ROWS;
-  if (widen) {
-    const all = sql`${stages.stageOne(term.words)} union ${stages.containing(strict)}`;
-    rows = await stages.among(db, all, strict, true, limit, []);
-  }
-  if (rows.length >= limit) return rows;
+      : stages.stageOne(term.words);
+  const share = (stages: Stages, candidates: RawBuilder<unknown>, rest: Partial<Share> = {}): Share => ({
+    stages,
+    candidates,
+    spellings: strict,
+    ranked: true,
+    limit,
+    exclude: [],
+    ...rest,
+  });
+  // A kind whose table is small (stage 2) has its trigram matches among the first candidates: a
+  // name starting with the term rarely fills its answer there, and a second statement would
+  // cost more than the bounded trigram lookup saves.
+  const sizes = hasTrigramWord(term) ? await found.sizes() : {};
+  const wider = kinds.map((stages) => hasTrigramWord(term) && (sizes[stages.table] ?? 0) <= WIDER_ROWS);
+  const all = (stages: Stages, spellings: Spellings, spelled: readonly string[]) =>
+    sql`${stages.stageOne(spelled)} union ${stages.containing(spellings)}`;
+  const rows = await rankShares(
+    db,
+    kinds.map((stages, k) => share(stages, wider[k] ? all(stages, strict, term.words) : first(stages))),
+  );
+  if (kinds.every((_, k) => rows[k]!.length >= limit)) return rows;
   const spellings = await found.typos();
   if (!spellings) return rows;
   // Typos: the names holding the closest spelling of each word, then (small tables) any other.
   const closest = spellings.map((alternatives) => alternatives[1] ?? alternatives[0]!);
-  const exclude = rows.map((row) => row.id);
-  const candidates = widen
-    ? sql`${stages.stageOne(closest)} union ${stages.containing(spellings)}`
-    : stages.stageOne(closest);
-  const typos = await stages.among(db, candidates, spellings, false, limit - rows.length, exclude);
-  return [...rows, ...typos];
+  const typos = await rankShares(
+    db,
+    kinds.map((stages, k) =>
+      share(stages, wider[k] ? all(stages, spellings, closest) : stages.stageOne(closest), {
+        spellings,
+        ranked: false,
+        limit: limit - rows[k]!.length,
+        exclude: rows[k]!.map((row) => row.id),
+      }),
+    ),
+  );
+  return rows.map((strictRows, k) => [...strictRows, ...typos[k]!]);
 }

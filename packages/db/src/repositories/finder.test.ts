@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../testing/index';
-import { findAlbums, findArtistIds, finderTransaction, findSongIds } from './finder';
+import { find as findAll, finderTransaction } from './finder';
 import { forgetCatalogueSizes } from './finder-bounds';
 
 // The finder on a catalogue it takes for a large one (the row counts say a million songs, so the
@@ -57,8 +57,8 @@ async function looksLarge(large: boolean) {
 }
 
 async function find(q: string, kind: 'songs' | 'artists' = 'songs'): Promise<string[]> {
-  const found = await finderTransaction(database.db, q, (trx, term) =>
-    kind === 'songs' ? findSongIds(trx, term, 20) : findArtistIds(trx, term, 20),
+  const found = await finderTransaction(database.db, q, async (trx, term) =>
+    (await findAll(trx, term, [kind], 20, null))[kind]!.map((row) => row.id),
   );
   const names = Object.fromEntries(Object.entries(ids).map(([key, value]) => [value, key]));
   return found.map((f) => names[f]!);
@@ -109,7 +109,7 @@ describe(`the finder at scale, from b-trees and the vocabulary (${process.env.TE
         select current_setting('plan_cache_mode') as mode,
           current_setting('pg_trgm.word_similarity_threshold') as threshold,
           current_setting('transaction_read_only') as "readOnly"`.execute(trx);
-      return { ...rows[0], found: (await findSongIds(trx, term, 1)).length };
+      return { ...rows[0], found: (await findAll(trx, term, ['songs'], 1, null)).songs!.length };
     });
     expect(settings).toEqual({ mode: 'force_generic_plan', threshold: '0.2', readOnly: 'on', found: 1 });
     // For that transaction only.
@@ -120,8 +120,12 @@ describe(`the finder at scale, from b-trees and the vocabulary (${process.env.TE
   });
 
   it('finds albums by a word of their name', async () => {
-    expect(await finderTransaction(database.db, 'lett', (trx, term) => findAlbums(trx, term, 5))).toEqual([
-      { name: 'Love Letters', artist_ids: [], song_count: 1 },
-    ]);
+    expect(
+      await finderTransaction(
+        database.db,
+        'lett',
+        async (trx, term) => (await findAll(trx, term, ['albums'], 5, null)).albums,
+      ),
+    ).toEqual([{ name: 'Love Letters', artist_ids: [], song_count: 1 }]);
   });
 });

@@ -1,19 +1,24 @@
-import { type RawBuilder, sql } from 'kysely';
+import { type Expression, type RawBuilder, sql } from 'kysely';
+import { artistRows } from './artists';
+import { albumStages, type FoundAlbum } from './finder-albums';
+import { type PlaylistWithSongs, playlistsWithSongs } from './playlists';
+import { type SongWithArtists, songsWithArtists } from './songs';
 
-export { type FoundAlbum, findAlbums } from './finder-albums';
+export type { FoundAlbum } from './finder-albums';
 
-import type { Db } from '../schema';
+import type { ArtistRow, Db } from '../schema';
 import {
   type FinderTerm,
   keyStarts,
   longestOf,
   OTHER_CANDIDATES,
   PREFIX_CANDIDATES,
+  type Stages,
   staged,
   startsWith,
   wordStarts,
 } from './finder-bounds';
-import { holdsSpellings, matchesSpellings, relevanceTier } from './search-terms';
+import { holdsSpellings, matchesSpellings, relevanceTier, type SearchTerm } from './search-terms';
 
 export { type FinderTerm, finderTransaction } from './finder-bounds';
 
@@ -25,6 +30,8 @@ interface Kind {
   from: RawBuilder<unknown>;
   /** The compact text the term's words are looked for in, on `r` (trigram-indexed). */
   compact: RawBuilder<string>;
+  /** What is shown of the row whose id is `id` (text). */
+  shown: (db: Db, id: RawBuilder<string>) => Expression<unknown>;
   /** Only these rows (visibility), on `r`. */
   where: RawBuilder<boolean>;
   popularity: RawBuilder<number>;
@@ -53,34 +60,29 @@ function starting(kind: Kind, spelled: readonly string[]): RawBuilder<unknown> {
   return sql`${kind.starting(spelled.join(' '))} ${driver}`;
 }
 
-/** The ids of the best `limit` rows of a kind for the term, best first, typos last. */
-async function rank(db: Db, kind: Kind, found: FinderTerm, limit: number): Promise<string[]> {
-  const tier = relevanceTier(sql.ref('r.key'), found.term);
-  const rows = await staged(db, found, limit, {
+/** A kind's part in the finder's stages: candidates from `kind`, ranked as every kind is. */
+function stagesOf(db: Db, kind: Kind, term: SearchTerm): Stages {
+  const tier = relevanceTier(sql.ref('r.key'), term);
+  return {
     table: kind.table,
+    shown: (id) => kind.shown(db, id),
     named: (key) => named(kind, key),
     stageOne: (spelled) => sql`${named(kind, spelled.join(' '))} union ${starting(kind, spelled)}`,
     containing: (spellings) => sql`(select r.id from ${kind.from}
       where ${kind.where} and ${matchesSpellings(kind.compact, spellings)} limit ${OTHER_CANDIDATES})`,
-    among: async (trx, candidates, spellings, ranked, count, exclude) =>
-      (
-        await sql<{ id: string }>`
-          with candidates as materialized (${candidates})
-          select r.id from candidates c
-            cross join lateral (select r.* from ${kind.from} where r.id = c.id offset 0) r
-          where ${kind.where} and ${holdsSpellings(kind.compact, spellings)}
-            and not (r.id::text = any(${exclude}::text[]))
-          order by ${ranked ? sql`${tier},` : sql``} ${kind.popularity} desc, r.name, r.id
-          limit ${count}`.execute(trx)
-      ).rows,
-  });
-  return rows.map((row) => row.id);
+    among: (candidates, spellings, ranked, exclude) => sql`
+      select r.id::text as id, null::json as detail,
+        row_number() over (order by ${ranked ? sql`${tier},` : sql``} ${kind.popularity} desc, r.name, r.id) as n
+      from ${candidates} c cross join lateral (select r.* from ${kind.from} where r.id = c.id offset 0) r
+      where ${kind.where} and ${holdsSpellings(kind.compact, spellings)} and not (r.id::text = any(${exclude}))`,
+  };
 }
 
 const SONGS: Kind = {
   table: 'songs',
   from: sql`(select id, title_key as key, title as name, search_text from songs) r`,
   compact: sql<string>`r.search_text`,
+  shown: (db, id) => songsWithArtists(db).where('songs.id', '=', sql<string>`${id}::uuid`),
   where: sql<boolean>`true`,
   popularity: sql<number>`(select count(*) from playlist_songs ps where ps.song_id = r.id)`,
   // Words of titles, albums (from the first), and the songs of artists named so.
@@ -90,23 +92,16 @@ const SONGS: Kind = {
       join song_artists sa on sa.artist_id = a.id limit ${PREFIX_CANDIDATES})`,
 };
 
-export async function findSongIds(db: Db, term: FinderTerm, limit: number): Promise<string[]> {
-  return rank(db, SONGS, term, limit);
-}
-
 const ARTISTS: Kind = {
   table: 'artists',
   from: sql`(select id, name_key as key, name from artists) r`,
   compact: sql<string>`replace(r.key, ' ', '')`,
+  shown: (db, id) => artistRows(db).where('artists.id', '=', sql<string>`${id}::uuid`),
   where: sql<boolean>`true`,
   popularity: sql<number>`(select count(*) from song_artists sa join playlist_songs ps on ps.song_id = sa.song_id
     where sa.artist_id = r.id)`,
   starting: (text) => wordStarts('a', text),
 };
-
-export async function findArtistIds(db: Db, term: FinderTerm, limit: number): Promise<string[]> {
-  return rank(db, ARTISTS, term, limit);
-}
 
 /** Public playlists and the viewer's own; the more songs, the more popular. */
 function playlistsOf(viewerId: string | null): Kind {
@@ -114,17 +109,57 @@ function playlistsOf(viewerId: string | null): Kind {
     table: 'playlists',
     from: sql`(select id, name_key as key, name, is_public, user_id from playlists) r`,
     compact: sql<string>`replace(r.key, ' ', '')`,
+    shown: (db, id) => playlistsWithSongs(db).where('playlists.id', '=', sql<string>`${id}::uuid`),
     where: sql<boolean>`(r.is_public or r.user_id = ${viewerId}::uuid)`,
     popularity: sql<number>`(select count(*) from playlist_songs ps where ps.playlist_id = r.id)`,
     starting: (text) => wordStarts('p', text),
   };
 }
 
-export async function findPlaylistIds(
+/** What the finder found of each kind asked for, best first, read whole. */
+export interface Found {
+  songs?: SongWithArtists[];
+  artists?: ArtistRow[];
+  albums?: FoundAlbum[];
+  playlists?: PlaylistWithSongs[];
+}
+
+export type FinderKind = keyof Found;
+
+/** A row read as JSON, with its timestamps as the driver gives them (dates). */
+function withDates<Row>(detail: unknown): Row {
+  const row = detail as Row & { created_at: string | Date; updated_at: string | Date };
+  return { ...row, created_at: new Date(row.created_at), updated_at: new Date(row.updated_at) };
+}
+
+/**
+ * The best `limit` of each kind in `kinds` for the term, as `sort=relevance` ranks a list, typos
+ * last, in one statement per stage for all the kinds (`staged`), each row read whole in it.
+ * Playlists are the public ones and those of `viewerId`.
+ */
+export async function find(
   db: Db,
-  term: FinderTerm,
+  found: FinderTerm,
+  kinds: readonly FinderKind[],
   limit: number,
   viewerId: string | null,
-): Promise<string[]> {
-  return rank(db, playlistsOf(viewerId), term, limit);
+): Promise<Found> {
+  const stages = kinds.map((kind): Stages => {
+    if (kind === 'albums') return albumStages(found.term);
+    return stagesOf(
+      db,
+      kind === 'songs' ? SONGS : kind === 'artists' ? ARTISTS : playlistsOf(viewerId),
+      found.term,
+    );
+  });
+  const rows = await staged(db, found, limit, stages);
+  const result: Found = {};
+  kinds.forEach((kind, k) => {
+    const details = rows[k]!.map((row) => row.detail);
+    if (kind === 'albums') result.albums = details as FoundAlbum[];
+    else if (kind === 'songs') result.songs = details.map((detail) => withDates<SongWithArtists>(detail));
+    else if (kind === 'artists') result.artists = details.map((detail) => withDates<ArtistRow>(detail));
+    else result.playlists = details.map((detail) => withDates<PlaylistWithSongs>(detail));
+  });
+  return result;
 }

@@ -32,7 +32,16 @@ export interface PlaylistWithSongs extends PlaylistRow {
 /** The playlists named by `ids` with their song ids, in the order of `ids`; one query. */
 export async function findPlaylistsWithSongs(db: Db, ids: readonly string[]): Promise<PlaylistWithSongs[]> {
   if (ids.length === 0) return [];
-  const rows = await db
+  const rows = await playlistsWithSongs(db)
+    .where('playlists.id', '=', sql<string>`any(${[...ids]}::uuid[])`)
+    .execute();
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+/** Playlists with their song ids (`findPlaylistsWithSongs`'s columns), for a query to narrow. */
+export const playlistsWithSongs = (db: Db) =>
+  db
     .selectFrom('playlists')
     .select(PLAYLIST_COLUMNS)
     .select(
@@ -40,12 +49,7 @@ export async function findPlaylistsWithSongs(db: Db, ids: readonly string[]): Pr
         select array_agg(ps.song_id order by ps.position)::text[]
         from playlist_songs ps where ps.playlist_id = playlists.id
       ), '{}')`.as('song_ids'),
-    )
-    .where('playlists.id', '=', sql<string>`any(${[...ids]}::uuid[])`)
-    .execute();
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return ids.flatMap((id) => byId.get(id) ?? []);
-}
+    );
 
 export async function findPlaylistById(db: Db, id: string): Promise<PlaylistWithSongs | undefined> {
   const [playlist] = await findPlaylistsWithSongs(db, [id]);

@@ -56,8 +56,8 @@ export async function findSongsWithArtists(db: Db, ids: readonly string[]): Prom
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
-/** Compiled once: it runs on every song read (the song detail is the hottest operation). */
-const songsWithArtistsStatement = statement((db, p: { ids: readonly string[] }) =>
+/** Songs with their artist ids (`findSongsWithArtists`'s columns), for a query to narrow. */
+export const songsWithArtists = (db: Db) =>
   db
     .selectFrom('songs')
     .select(SONG_COLUMNS)
@@ -66,8 +66,11 @@ const songsWithArtistsStatement = statement((db, p: { ids: readonly string[] }) 
         .selectFrom('song_artists as sa')
         .select(sql<string[]>`array_agg(sa.artist_id order by sa.position, sa.artist_id)::text[]`.as('ids'))
         .whereRef('sa.song_id', '=', 'songs.id')}, '{}')`.as('artist_ids'),
-    )
-    .where('songs.id', '=', sql<string>`any(${p.ids}::uuid[])`),
+    );
+
+/** Compiled once: it runs on every song read (the song detail is the hottest operation). */
+const songsWithArtistsStatement = statement((db, p: { ids: readonly string[] }) =>
+  songsWithArtists(db as Db).where('songs.id', '=', sql<string>`any(${p.ids}::uuid[])`),
 );
 
 export async function findSongById(db: Db, id: string): Promise<SongWithArtists | undefined> {
