@@ -21,11 +21,11 @@ import { foldTerm, type SearchTerm, type Spellings, searchedRuns, spellingsOf } 
  *    million songs a common word's trigrams list tens of thousands of songs, tens of milliseconds
  *    to read for any answer of five, so the larger kinds skip it. It runs in stage 1's statement
  *    (a name starting with the term rarely fills a small kind's answer);
- * 3. only when a kind's answer is not full yet, typos: each word of five letters or more is looked up in the vocabulary of the catalogue's
- *    words (`search_vocabulary`, tens or hundreds of thousands of words, not a million texts: the
- *    lookup costs 1.5-10 ms at 370,000 words) for words within its allowance of edits (the last word
- *    also as the start of a longer one); the names matching with those spellings are then found
- *    as in stages 1 and 2.
+ * 3. only when a kind's answer is not full yet, typos: each word of five letters or more is
+ *    looked up in the vocabulary of the catalogue's words (`search_vocabulary`, tens or hundreds
+ *    of thousands of words, not a million texts: the lookup costs 1.5-10 ms at 370,000 words) for
+ *    words within its allowance of edits (the last word also as the start of a longer one); the
+ *    names matching with those spellings are then found as in stages 1 and 2.
  *
  * Every kind asked for is ranked, and its rows read, in the same statement (`rankShares`): one
  * statement for the strict matches, and for typos the vocabulary's lookup and one more, whatever
