@@ -16,6 +16,7 @@ export * from './repositories/artists';
 export * as artists from './repositories/artists';
 export * as attemptWindows from './repositories/attempt-windows';
 export * as auditEvents from './repositories/audit-events';
+export * as changeEvents from './repositories/change-events';
 export * as finder from './repositories/finder';
 export * from './repositories/genres';
 export * as genres from './repositories/genres';

@@ -233,6 +233,33 @@ export interface AuditEventsTable {
   address: string;
 }
 
+/** Who may read a change event (see the change-feed migration). */
+export type ChangeAudience = 'everyone' | 'owner' | 'admins';
+
+/** One change a write made, in the outbox the change feed reads (see its migration). */
+export interface ChangeEventsTable {
+  seq: Generated<string>;
+  /** bigint as a string; null until the sequencer numbers the committed row. */
+  position: ColumnType<string | null, never, string | null>;
+  id: string;
+  type: string;
+  at: ColumnType<Date, Date | string | undefined, never>;
+  resource_type: string;
+  resource_id: string;
+  /** jsonb, written as JSON text. */
+  data: ColumnType<unknown, string, never>;
+  audience: ChangeAudience;
+  owner_id: string | null;
+  redacted: ColumnType<unknown, string | null, never>;
+}
+
+/** The change feed's one row: the last position given and the last removed. */
+export interface ChangeFeedTable {
+  id: Generated<boolean>;
+  head: ColumnType<string, never, string>;
+  horizon: ColumnType<string, never, string>;
+}
+
 export interface Database {
   catalogue_version: CatalogueVersionTable;
   row_counts: RowCountsTable;
@@ -254,6 +281,8 @@ export interface Database {
   playlists: PlaylistsTable;
   playlist_songs: PlaylistSongsTable;
   audit_events: AuditEventsTable;
+  change_events: ChangeEventsTable;
+  change_feed: ChangeFeedTable;
   search_vocabulary: SearchVocabularyTable;
   search_starts: SearchStartsTable;
 }

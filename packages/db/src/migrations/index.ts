@@ -13,6 +13,7 @@ import * as auditEvents from './2026-11-27T11-00-audit-events';
 import * as searchFolding from './2026-11-28T10-00-search-folding';
 import * as searchScale from './2026-11-29T10-00-search-scale';
 import * as searchPairs from './2026-11-30T10-00-search-pairs';
+import * as changeFeed from './2026-12-01T10-00-change-feed';
 
 /**
  * A migration, and whether it is additive: it only adds (tables, nullable or defaulted columns,
@@ -44,4 +45,5 @@ export const migrations: Record<string, ReleaseMigration> = {
   '2026-11-28T10-00-search-folding': searchFolding,
   '2026-11-29T10-00-search-scale': searchScale,
   '2026-11-30T10-00-search-pairs': searchPairs,
+  '2026-12-01T10-00-change-feed': changeFeed,
 };

@@ -247,3 +247,13 @@ export async function listArtistSongIds(
   ]);
   return { ids: rows.map((r) => r.id), total: count.total };
 }
+
+/** The songs linked to `artistId` (the change feed names them when the artist is deleted). */
+export async function findSongIdsOfArtist(db: Db, artistId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('song_artists')
+    .select('song_id')
+    .where('artist_id', '=', artistId)
+    .execute();
+  return rows.map((row) => row.song_id);
+}

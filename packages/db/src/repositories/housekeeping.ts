@@ -2,6 +2,7 @@ import { type Expression, sql } from 'kysely';
 import type { Db } from '../schema';
 import { type Statement, secondsAgo, secondsFromNow, statement } from '../sql';
 import { AUDIT_RETENTION_DAYS, removeOldAuditEvents } from './audit-events';
+import { EVENT_RETENTION_DAYS, removeOldChanges, sequenceChanges } from './change-events';
 import { IDEMPOTENCY_TTL_SECONDS } from './idempotency';
 
 /**
@@ -65,6 +66,7 @@ export interface Removed {
   attemptWindows: number;
   passwordResets: number;
   auditEvents: number;
+  changeEvents: number;
 }
 
 /**
@@ -78,11 +80,18 @@ export interface Removed {
  * - Idempotency-Key records past their 24 hours, and request-budget windows that ended;
  * - sign-up and reset-request windows that ended, and password reset tokens past their expiry
  *   (used or not: a spent one is refused as an unknown one is);
- * - audit events older than `auditRetentionDays` (default AUDIT_RETENTION_DAYS).
+ * - audit events older than `auditRetentionDays` (default AUDIT_RETENTION_DAYS);
+ * - change-feed events older than `eventRetentionDays` (default EVENT_RETENTION_DAYS), oldest
+ *   position first (the feed's horizon moves with them), after numbering what committed.
  */
 export async function removeExpired(
   db: Db,
-  args: { limit: number; throttleWindowSeconds: number; auditRetentionDays?: number | undefined },
+  args: {
+    limit: number;
+    throttleWindowSeconds: number;
+    auditRetentionDays?: number | undefined;
+    eventRetentionDays?: number | undefined;
+  },
 ): Promise<Removed> {
   const sessions = await deleted(db, removeSessions, args);
   const refreshTokens = await deleted(db, removeRefreshTokens, args);
@@ -96,6 +105,12 @@ export async function removeExpired(
     retentionDays: args.auditRetentionDays ?? AUDIT_RETENTION_DAYS,
     limit: args.limit,
   });
+  // Numbered first, so a feed nobody reads keeps no unnumbered backlog.
+  await sequenceChanges(db);
+  const changeEvents = await removeOldChanges(db, {
+    retentionDays: args.eventRetentionDays ?? EVENT_RETENTION_DAYS,
+    limit: args.limit,
+  });
   return {
     sessions,
     refreshTokens,
@@ -106,6 +121,7 @@ export async function removeExpired(
     attemptWindows,
     passwordResets,
     auditEvents,
+    changeEvents,
   };
 }
 

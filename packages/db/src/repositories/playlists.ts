@@ -251,3 +251,23 @@ export async function listPlaylistSongIdsAfter(
   const { rows: kept, next } = keysetPage(rows, args.limit, 1);
   return { ids: kept.map((row) => row.id), next };
 }
+
+/** The playlists that hold `songId` (the change feed names them when the song is deleted). */
+export async function findPlaylistIdsWithSong(db: Db, songId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('playlist_songs')
+    .select('playlist_id')
+    .distinct()
+    .where('song_id', '=', songId)
+    .execute();
+  return rows.map((row) => row.playlist_id);
+}
+
+/** The playlists of `userId`, with their songs (the change feed names them when the user is deleted). */
+export async function findPlaylistsOfUser(db: Db, userId: string): Promise<PlaylistWithSongs[]> {
+  const rows = await db.selectFrom('playlists').select('id').where('user_id', '=', userId).execute();
+  return findPlaylistsWithSongs(
+    db,
+    rows.map((row) => row.id),
+  );
+}
