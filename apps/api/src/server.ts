@@ -158,6 +158,7 @@ export async function startServer(env: Env, injected?: { database?: Database }):
           batchSize: env.HOUSEKEEPING_BATCH_SIZE,
           throttleWindowSeconds: deps.settings.loginWindowSeconds,
           auditRetentionDays: env.AUDIT_RETENTION_DAYS,
+          eventRetentionDays: env.EVENT_RETENTION_DAYS,
         });
 
   let closing: Promise<void> | undefined;

@@ -1,10 +1,12 @@
 import { type AuditChange, auditEvents, type Db, uuidv7 } from '@music/db';
+import { type ChangeInput, type ChangeType, publishChanges } from './changes';
 import type { Context } from './context';
 
 /**
  * The audit trail: every write records one event, in its own transaction (`trx`), so the event
  * exists exactly when the write committed. A write that changes nothing records nothing: the
- * services call `recordAudit` only where they write.
+ * services call `recordAudit` only where they write. The same call puts the write's events in the
+ * change feed's outbox (./changes.ts), in the same transaction.
  */
 
 /** What a record is, as an event's `target.type`. */
@@ -92,6 +94,64 @@ export interface AuditEventInput {
    * or null for an anonymous request.
    */
   actorUserId?: string | null;
+  /**
+   * The target as its `GET` shows it, after the write (before it, for a deletion): the change
+   * feed's event carries it. Read in the transaction when not given (a deletion must give it).
+   */
+  record?: object | undefined;
+  /** Other records the write changed as a consequence (a deleted song's playlists), for the feed. */
+  alsoChanged?: readonly ChangeInput[] | undefined;
+}
+
+/**
+ * The change-feed event of each action, where it has one: the record it names is the target,
+ * or, for a song linked to or unlinked from an artist, the song (its `artistIds` changed).
+ * Reset links and API keys are not catalogue changes.
+ */
+const FEED_OF_ACTION: Record<AuditAction, { type: ChangeType; of?: 'songId' } | null> = {
+  'user.created': { type: 'user.created' },
+  'user.updated': { type: 'user.updated' },
+  'user.role_changed': { type: 'user.updated' },
+  'user.password_changed': { type: 'user.updated' },
+  'user.password_reset': { type: 'user.updated' },
+  'user.reset_link_created': null,
+  'user.deleted': { type: 'user.deleted' },
+  'artist.created': { type: 'artist.created' },
+  'artist.updated': { type: 'artist.updated' },
+  'artist.deleted': { type: 'artist.deleted' },
+  'artist.song_linked': { type: 'song.updated', of: 'songId' },
+  'artist.song_unlinked': { type: 'song.updated', of: 'songId' },
+  'song.created': { type: 'song.created' },
+  'song.updated': { type: 'song.updated' },
+  'song.deleted': { type: 'song.deleted' },
+  'playlist.created': { type: 'playlist.created' },
+  'playlist.updated': { type: 'playlist.updated' },
+  'playlist.songs_reordered': { type: 'playlist.updated' },
+  'playlist.song_added': { type: 'playlist.updated' },
+  'playlist.song_removed': { type: 'playlist.updated' },
+  'playlist.deleted': { type: 'playlist.deleted' },
+  'api_key.created': null,
+  'api_key.deleted': null,
+};
+
+/** The feed's events of one audited write: its own, then the ones it caused. */
+function changesOfEvent(event: AuditEventInput): ChangeInput[] {
+  const feed = FEED_OF_ACTION[event.action];
+  const changes: ChangeInput[] = [];
+  if (feed?.of === 'songId') {
+    const songId = event.changes?.songId;
+    const id = songId && songId !== PASSWORD_CHANGED ? (songId.after ?? songId.before) : undefined;
+    if (typeof id === 'string') changes.push({ type: feed.type, id });
+  } else if (feed) {
+    const isPublic = event.changes?.isPublic;
+    changes.push({
+      type: feed.type,
+      id: event.target.id,
+      record: event.record,
+      wasPublic: isPublic !== undefined && isPublic !== PASSWORD_CHANGED && isPublic.before === true,
+    });
+  }
+  return [...changes, ...(event.alsoChanged ?? [])];
 }
 
 /**
@@ -110,4 +170,5 @@ export async function recordAudit(trx: Db, ctx: Context, event: AuditEventInput)
     requestId: ctx.requestId,
     address: ctx.clientAddress,
   });
+  await publishChanges(trx, changesOfEvent(event));
 }

@@ -10,6 +10,7 @@ export const ERROR_CODES = {
   NOT_FOUND: { status: 404 },
   METHOD_NOT_ALLOWED: { status: 405 },
   CONFLICT: { status: 409 },
+  GONE: { status: 410 },
   PRECONDITION_FAILED: { status: 412 },
   PAYLOAD_TOO_LARGE: { status: 413 },
   VALIDATION_FAILED: { status: 422 },

@@ -2,6 +2,7 @@ import { apiKeysRouter } from './modules/api-keys/api-keys.router';
 import { artistsRouter } from './modules/artists/artists.router';
 import { auditEventsRouter } from './modules/audit-events/audit-events.router';
 import { authRouter } from './modules/auth/auth.router';
+import { eventsRouter } from './modules/events/events.router';
 import { genresRouter } from './modules/genres/genres.router';
 import { playlistsRouter } from './modules/playlists/playlists.router';
 import { searchRouter } from './modules/search/search.router';
@@ -18,6 +19,7 @@ export const appRouter = router({
   genres: genresRouter,
   playlists: playlistsRouter,
   auditEvents: auditEventsRouter,
+  events: eventsRouter,
   search: searchRouter,
 });
 

@@ -45,6 +45,7 @@ const AREA_OF_TAG: Readonly<Record<string, 'catalogue' | 'playlists' | 'users' |
   playlists: 'playlists',
   users: 'users',
   audit: 'events',
+  events: 'events',
 };
 
 /**

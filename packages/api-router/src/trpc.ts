@@ -66,6 +66,8 @@ const TRPC_CODES: Record<ErrorCode, TRPC_ERROR_CODE_KEY> = {
   NOT_FOUND: 'NOT_FOUND',
   METHOD_NOT_ALLOWED: 'METHOD_NOT_SUPPORTED',
   CONFLICT: 'CONFLICT',
+  // tRPC has no 410: its nearest code; the status sent is the contract's (AppError's).
+  GONE: 'NOT_FOUND',
   PRECONDITION_FAILED: 'PRECONDITION_FAILED',
   PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
   VALIDATION_FAILED: 'UNPROCESSABLE_CONTENT',
@@ -77,7 +79,11 @@ const TRPC_CODES: Record<ErrorCode, TRPC_ERROR_CODE_KEY> = {
 const FROM_TRPC: Partial<Record<TRPC_ERROR_CODE_KEY, ErrorCode>> = {
   PARSE_ERROR: 'BAD_REQUEST',
   UNSUPPORTED_MEDIA_TYPE: 'BAD_REQUEST',
-  ...Object.fromEntries(Object.entries(TRPC_CODES).map(([app, trpc]) => [trpc, app])),
+  ...Object.fromEntries(
+    Object.entries(TRPC_CODES)
+      .filter(([app]) => app !== 'GONE')
+      .map(([app, trpc]) => [trpc, app]),
+  ),
 };
 
 function isZodError(error: unknown): error is { issues: $ZodIssue[] } {

@@ -75,6 +75,14 @@ describe('configuration', () => {
     }
   });
 
+  it('keeps change-feed events EVENT_RETENTION_DAYS days: 30 by default, checked as the audit retention', () => {
+    expect(load({}).EVENT_RETENTION_DAYS).toBe(30);
+    expect(load({ EVENT_RETENTION_DAYS: '7' }).EVENT_RETENTION_DAYS).toBe(7);
+    expect(() => load({ EVENT_RETENTION_DAYS: '0' })).toThrow(
+      /^Invalid configuration: EVENT_RETENTION_DAYS: must be a whole number of days, from 1 to 36500$/,
+    );
+  });
+
   it('keeps audit events AUDIT_RETENTION_DAYS days: a positive whole number, a year by default', () => {
     expect(load({}).AUDIT_RETENTION_DAYS).toBe(365);
     expect(load({ AUDIT_RETENTION_DAYS: ' 30 ' }).AUDIT_RETENTION_DAYS).toBe(30);

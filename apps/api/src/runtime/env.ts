@@ -20,6 +20,15 @@ const countOrOff = (fallback: number) =>
     .default(fallback);
 
 /** The only place the API reads `process.env`. Every variable has a safe laptop default. */
+/** A retention in whole days, from 1 to 36500 (spaces around it allowed). */
+const days = (fallback: number) =>
+  z
+    .string()
+    .regex(/^\s*[1-9]\d{0,4}\s*$/, 'must be a whole number of days, from 1 to 36500')
+    .transform(Number)
+    .pipe(z.number().max(36_500, 'must be a whole number of days, from 1 to 36500'))
+    .default(fallback);
+
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
@@ -78,12 +87,9 @@ const schema = z.object({
   /** At most this many rows removed per table per clean-up run. */
   HOUSEKEEPING_BATCH_SIZE: z.coerce.number().int().min(1).max(1_000_000).default(5_000),
   /** Audit events older than this many days are removed by the clean-up. */
-  AUDIT_RETENTION_DAYS: z
-    .string()
-    .regex(/^\s*[1-9]\d{0,4}\s*$/, 'must be a whole number of days, from 1 to 36500')
-    .transform(Number)
-    .pipe(z.number().max(36_500, 'must be a whole number of days, from 1 to 36500'))
-    .default(365),
+  AUDIT_RETENTION_DAYS: days(365),
+  /** Change-feed events older than this many days are removed; an older cursor is answered 410. */
+  EVENT_RETENTION_DAYS: days(30),
   /** Seed the demo catalogue into an empty database at start-up (`pnpm dev` sets it). */
   SEED_DEMO_DATA: flag('false'),
 });

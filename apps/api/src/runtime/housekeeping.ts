@@ -14,11 +14,14 @@ export interface HousekeepingOptions {
   throttleWindowSeconds: number;
   /** Audit events older than this many days are removed. */
   auditRetentionDays: number;
+  /** Change-feed events older than this many days are removed. */
+  eventRetentionDays: number;
 }
 
 /**
  * The service cleans up after itself: sessions that expired or were revoked, refresh tokens
- * past their expiry, ended throttle windows, audit events past their retention (see removeExpired). Every instance offers to run
+ * past their expiry, ended throttle windows, audit and change-feed events past their retention
+ * (see removeExpired). Every instance offers to run
  * the clean-up once per period, at a random point of it so instances started together do not
  * ask at once; the database lets exactly one run it per period (claimHousekeeping), whatever
  * the number of instances. A run that hit its bound asks for the next one soon, so a backlog
@@ -36,6 +39,7 @@ export function startHousekeeping(options: HousekeepingOptions): { stop(): Promi
       limit: options.batchSize,
       throttleWindowSeconds: options.throttleWindowSeconds,
       auditRetentionDays: options.auditRetentionDays,
+      eventRetentionDays: options.eventRetentionDays,
     });
     const counts = Object.values(removed);
     const total = counts.reduce((sum, n) => sum + n, 0);

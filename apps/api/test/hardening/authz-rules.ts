@@ -185,6 +185,7 @@ export const ACCOUNT_ROWS: Record<string, Entry> = {
       'by actor': { input: async (_db, w) => ({ actorId: w.actors.user.user.id }), expect: adminOnly },
     },
   },
+  'events.list': { targets: { all: { input: same({}), expect: anyone } } },
   'users.profiles': {
     targets: {
       all: { input: same({}), expect: anyone },

@@ -127,6 +127,7 @@ const EXAMPLES: Record<string, (f: Fixtures) => Input> = {
     since: '2026-01-01T00:00:00Z',
     limit: 10,
   }),
+  'events.list': () => ({ types: 'song.*,user.created', limit: 10 }),
 };
 
 const { api, trpc } = await startWatchedApi({

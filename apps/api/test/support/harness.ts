@@ -36,6 +36,7 @@ export function testEnv(overrides: Partial<Env> = {}): Env {
     HOUSEKEEPING_INTERVAL_SECONDS: 0,
     HOUSEKEEPING_BATCH_SIZE: 5_000,
     AUDIT_RETENTION_DAYS: 365,
+    EVENT_RETENTION_DAYS: 30,
     // Off: every suite signs up and signs in from one address, far over the anonymous budget's
     // default; budgets.test.ts turns them on.
     RATE_LIMIT_PER_MINUTE: 0,

@@ -21,6 +21,7 @@ const WORDS: Record<ErrorCode, string> = {
   NOT_FOUND: 'This no longer exists. It may have been deleted by someone else.',
   METHOD_NOT_ALLOWED: 'The catalogue service does not allow this. Reload and try again.',
   CONFLICT: 'This conflicts with something that already exists.',
+  GONE: 'This is no longer available. Reload and start again.',
   PRECONDITION_FAILED: 'Someone else changed this while you were editing it. Reload to see their changes.',
   PAYLOAD_TOO_LARGE: 'This is too large to send. Shorten it and try again.',
   VALIDATION_FAILED: 'Some fields need attention.',

@@ -1,5 +1,5 @@
 /** The document's version: the contract it describes. */
-export const API_VERSION = '1.5.1';
+export const API_VERSION = '1.6.0';
 
 /**
  * What holds for every operation, said once: client generators put it at the top of the
@@ -32,6 +32,7 @@ export const INFO_DESCRIPTION = `Users, artists, songs and playlists of a music 
 **New in 1.3** (integrations, additive):
 - API keys for programs: \`POST /api-keys\` shows an \`mc_\` token once; send it as \`Authorization: Bearer mc_…\`. A key acts as its owner within its scopes (the \`apiKeyAuth\` scheme names the scope each operation needs), never beyond the owner's role now; outside them, 403 with \`WWW-Authenticate: Bearer error="insufficient_scope"\`. Each key has its own request budget.
 - \`GET /audit-events\` (admins): who changed what, when and from where, with each changed field before and after.
+- \`GET /events\`: the change feed. Every change to songs, artists, playlists and users, in commit order, read on with a cursor; 410 \`GONE\` (a new error code) for a cursor older than the events kept.
 - Reading many: \`ids\` on songs, playlists and users; \`expand=artists\` on song reads; \`cursor\` paging (stable under inserts) beside \`page\`; every list has a weak \`ETag\` and answers \`If-None-Match\` with 304.
 - Every 201 that made something readable by id has a \`Location\`. The error schema is \`ApiError\` (\`Error\` stays as an alias).`;
 
@@ -53,6 +54,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
     'Credentials for programs: a key acts as its owner within the scopes it was given (see the `apiKeyAuth` scheme). Made, listed and revoked by a signed-in session only; the token is shown once and stored only as a hash.',
   audit:
     'The audit trail (admins): who wrote what, when, from where, with each changed field before and after. Events are kept AUDIT_RETENTION_DAYS days (a year by default).',
+  events:
+    'The change feed: every change, in the order the writes committed, for programs that keep a copy of the catalogue or react to changes. Readable with any session, or an API key with `events:read`. Events are kept EVENT_RETENTION_DAYS days (30 by default).',
   operations:
     'Health checks for load balancers and supervisors, and this document. Public, and not under a request budget.',
 };

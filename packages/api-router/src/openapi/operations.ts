@@ -2,6 +2,7 @@ import { apiKeyDocs } from './operations/api-keys';
 import { auditDocs } from './operations/audit';
 import { authAndUserDocs } from './operations/auth-users';
 import { catalogueDocs } from './operations/catalogue';
+import { eventDocs } from './operations/events';
 import { playlistDocs } from './operations/playlists';
 import type { OperationDoc } from './types';
 
@@ -13,6 +14,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   ...catalogueDocs,
   ...playlistDocs,
   ...auditDocs,
+  ...eventDocs,
 };
 
 const pascal = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);

@@ -9,6 +9,7 @@ const ERROR_NAMES: Record<ErrorCode, string> = {
   NOT_FOUND: 'NotFound',
   METHOD_NOT_ALLOWED: 'MethodNotAllowed',
   CONFLICT: 'Conflict',
+  GONE: 'Gone',
   PRECONDITION_FAILED: 'PreconditionFailed',
   PAYLOAD_TOO_LARGE: 'PayloadTooLarge',
   VALIDATION_FAILED: 'ValidationFailed',
@@ -31,6 +32,7 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   NOT_FOUND: 'No such resource (or a malformed id)',
   METHOD_NOT_ALLOWED: 'The path exists but not with this method; see `Allow`',
   CONFLICT: 'Conflicts with the current state',
+  GONE: 'What the request points at is no longer kept (a change-feed cursor older than the retention): start again',
   PRECONDITION_FAILED:
     '`If-Match` does not match the current `ETag`: nothing changed. Read the resource again, reapply the change, retry',
   PAYLOAD_TOO_LARGE: 'Body over 1 MiB',

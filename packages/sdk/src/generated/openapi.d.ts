@@ -630,6 +630,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The change feed: every change to the catalogue, in commit order
+         * @description A reader starts without `after` (from the oldest event kept) and then passes each answer’s `nextCursor` as `after`: it sees every event once and none twice, in the order the writes committed, whichever instance answers, also while writes commit in another order than they began. `nextCursor` is never null: an empty `data` means nothing new yet. `types` filters (`song.created,playlist.*`); `limit` is 1 to 1000 (default 100). Anyone signed in reads song and artist events; playlist events of their own and of public playlists (a public playlist someone made private shows only `{id, isPublic: false}`); admins read every event, `user.*` included. Linking a song to an artist or unlinking it is a `song.updated`; adding, removing or reordering a playlist’s songs a `playlist.updated`. A write that changes other records names them too: a deleted song is a `playlist.updated` for each playlist that held it, a deleted artist a `song.updated` for each of its songs, a deleted user a `playlist.deleted` for each of their playlists and an `artist.updated` for an artist they managed. Events are kept EVENT_RETENTION_DAYS days (30 by default); a cursor older than that is answered 410 `GONE`: read again from the start.
+         *
+         *     Each committed write adds its events, in its own transaction: a refused or failed write, or one that changed nothing, adds none. Types: `song.created`, `song.updated`, `song.deleted`, `artist.created`, `artist.updated`, `artist.deleted`, `playlist.created`, `playlist.updated`, `playlist.deleted`, `user.created`, `user.updated`, `user.deleted`. Read on by passing `nextCursor` as `after`.
+         */
+        get: operations["events-list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/search": {
         parameters: {
             query?: never;
@@ -1023,6 +1045,37 @@ export interface components {
             before: unknown;
             after: unknown;
         } | "changed";
+        ChangeEventPage: {
+            data: components["schemas"]["ChangeEvent"][];
+            /** @description Pass as `after` to read on: never null, also when `data` is empty (nothing new yet: ask again later with the same cursor) */
+            nextCursor: string;
+        };
+        ChangeEvent: {
+            /**
+             * Format: uuid
+             * @description The event’s own id: the same on every read of it
+             */
+            id: string;
+            /** @enum {string} */
+            type: "song.created" | "song.updated" | "song.deleted" | "artist.created" | "artist.updated" | "artist.deleted" | "playlist.created" | "playlist.updated" | "playlist.deleted" | "user.created" | "user.updated" | "user.deleted";
+            /**
+             * Format: date-time
+             * @description When the write was made, on the database’s clock
+             * @example 2026-11-22T12:00:00Z
+             */
+            at: string;
+            /** @description The record that changed */
+            resource: {
+                /** @enum {string} */
+                type: "song" | "artist" | "playlist" | "user";
+                /** Format: uuid */
+                id: string;
+            };
+            /** @description The record as its own `GET` shows it after the write (for `*.deleted`, as it was just before); `{id, isPublic: false}` only, for a playlist that someone else made private */
+            data: {
+                [key: string]: unknown;
+            };
+        };
         /** @description The kinds asked for, each best first: not a list, so no pagination */
         SearchResult: {
             songs?: components["schemas"]["Song"][];
@@ -1238,7 +1291,7 @@ export interface components {
              * @description Stable code to branch on; the HTTP status follows from it
              * @enum {string}
              */
-            code: "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "TOO_MANY_REQUESTS" | "INTERNAL_SERVER_ERROR" | "SERVICE_UNAVAILABLE";
+            code: "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "CONFLICT" | "GONE" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "TOO_MANY_REQUESTS" | "INTERNAL_SERVER_ERROR" | "SERVICE_UNAVAILABLE";
             /** @description For humans; branch on `code` */
             message: string;
         };
@@ -1452,6 +1505,27 @@ export interface components {
                  * @example {
                  *       "code": "CONFLICT",
                  *       "message": "Conflicts with the current state"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /** @description What the request points at is no longer kept (a change-feed cursor older than the retention): start again */
+        Gone: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "GONE",
+                 *       "message": "What the request points at is no longer kept (a change-feed cursor older than the retention)"
                  *     }
                  */
                 "application/json": components["schemas"]["ApiError"];
@@ -4507,6 +4581,86 @@ export interface operations {
             /** @description The caller is not an admin; or an API key without the scope `events:read` (`WWW-Authenticate` names it) */
             403: components["responses"]["Forbidden"];
             /** @description An unknown `targetType` or `action`, a `since` or `until` that is not an ISO 8601 date-time, or a `cursor` this list did not give out (`field` names the parameter) */
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "events-list": {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the read before; omitted: from the oldest event kept */
+                after?: string;
+                /**
+                 * @description Only events of these types, comma-separated; `song.*` stands for every type of songs. Types: `song.created`, `song.updated`, `song.deleted`, `artist.created`, `artist.updated`, `artist.deleted`, `playlist.created`, `playlist.updated`, `playlist.deleted`, `user.created`, `user.updated`, `user.deleted`
+                 * @example song.*
+                 */
+                types?: string;
+                /**
+                 * @description Events per read, 1 to 1000
+                 * @example 100
+                 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01970a3e-9b64-7e3b-8c8d-7a5f4e3d2c1c",
+                     *           "type": "song.updated",
+                     *           "at": "2026-11-22T12:00:00Z",
+                     *           "resource": {
+                     *             "type": "song",
+                     *             "id": "01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03"
+                     *           },
+                     *           "data": {
+                     *             "id": "01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03",
+                     *             "title": "Blue in Green (take 2)",
+                     *             "album": "Kind of Blue",
+                     *             "genre": "Jazz",
+                     *             "duration": 337,
+                     *             "releaseYear": 1959,
+                     *             "artistIds": [
+                     *               "01970a3e-7f42-7c19-9a6b-5e3d2c1b0a02"
+                     *             ],
+                     *             "createdAt": "2026-11-22T11:00:00Z",
+                     *             "updatedAt": "2026-11-22T12:00:00Z"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "nextCursor": "Y2hhbmdlcy40Mg"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ChangeEventPage"];
+                };
+            };
+            /** @description Malformed request: a query parameter is malformed or out of range (`page=0`, `limit=101`); `If-None-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Signed in, but not allowed (role or ownership); or an API key without the scope `events:read` (`WWW-Authenticate` names it) */
+            403: components["responses"]["Forbidden"];
+            /** @description The cursor is older than the events kept (EVENT_RETENTION_DAYS): read again without `after` */
+            410: components["responses"]["Gone"];
+            /** @description An unknown type in `types`, or an `after` this feed did not give out (`field` names the parameter) */
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];

@@ -115,6 +115,7 @@ export async function createArtist(ctx: AuthedContext, input: CreateArtistInput)
       action: 'artist.created',
       target: { type: 'artist', id: artist.id },
       changes: changesOf(null, artist, AUDITED_FIELDS.artist),
+      record: artist,
     });
     return artist;
   });
@@ -174,6 +175,7 @@ function writeArtist(
       action: 'artist.updated',
       target: { type: 'artist', id: artist.id },
       changes: changesOf(toArtist(artist), toArtist(row), AUDITED_FIELDS.artist),
+      record: toArtist(row),
     });
     return toArtist(row);
   });
@@ -184,12 +186,16 @@ export async function deleteArtist(ctx: AuthedContext, artistId: string): Promis
   await ctx.db.transaction().execute(async (trx) => {
     const artist = await lockArtistOr404(trx, artistId);
     if (!isAdmin(ctx.actor)) throw new AppError('FORBIDDEN', 'Only admins may delete artists');
-    assertPrecondition(ctx, artistSchema, toArtist(artist));
+    const record = toArtist(artist);
+    assertPrecondition(ctx, artistSchema, record);
+    const linked = await artists.findSongIdsOfArtist(trx, artist.id);
     if (!(await artists.deleteArtist(trx, artist.id))) throw new AppError('NOT_FOUND', 'Artist not found');
     await recordAudit(trx, ctx, {
       action: 'artist.deleted',
       target: { type: 'artist', id: artist.id },
-      changes: changesOf(toArtist(artist), null, AUDITED_FIELDS.artist),
+      changes: changesOf(record, null, AUDITED_FIELDS.artist),
+      record,
+      alsoChanged: linked.map((id) => ({ type: 'song.updated', id })),
     });
   });
 }

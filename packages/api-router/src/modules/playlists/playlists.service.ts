@@ -168,6 +168,7 @@ export async function createPlaylist(ctx: AuthedContext, input: CreatePlaylistIn
         action: 'playlist.created',
         target: { type: 'playlist', id: row.id },
         changes: changesOf(null, toPlaylist(created!), AUDITED_FIELDS.playlist),
+        record: toPlaylist(created!),
       });
       return created;
     })
@@ -215,6 +216,7 @@ export async function replacePlaylist(ctx: AuthedContext, input: ReplacePlaylist
       action: reordered ? 'playlist.songs_reordered' : 'playlist.updated',
       target: { type: 'playlist', id: current.id },
       changes: changesOf(toPlaylist(current), toPlaylist(after!), AUDITED_FIELDS.playlist),
+      record: toPlaylist(after!),
     });
     return after;
   }).catch((error: unknown) => {
@@ -232,6 +234,7 @@ export async function deletePlaylist(ctx: AuthedContext, playlistId: string): Pr
       action: 'playlist.deleted',
       target: { type: 'playlist', id: current.id },
       changes: changesOf(toPlaylist(current), null, AUDITED_FIELDS.playlist),
+      record: toPlaylist(current),
     });
   });
 }

@@ -1,4 +1,4 @@
-import { artists, type Db, type Keyset, type OrderKey, songs, uuidv7 } from '@music/db';
+import { artists, type Db, type Keyset, type OrderKey, playlists, songs, uuidv7 } from '@music/db';
 import { AUDITED_FIELDS, changesOf, recordAudit } from '../../audit';
 import type { Context } from '../../context';
 import type { ListInput } from '../../cursor';
@@ -171,15 +171,16 @@ export async function createSong(ctx: AuthedContext, input: CreateSongInput): Pr
       release_year: input.releaseYear ?? null,
     });
     await songs.setSongArtists(trx, row.id, artistIds);
-    const created = await songs.findSongById(trx, row.id);
+    const created = toSong((await songs.findSongById(trx, row.id))!);
     await recordAudit(trx, ctx, {
       action: 'song.created',
       target: { type: 'song', id: row.id },
-      changes: changesOf(null, toSong(created!), AUDITED_FIELDS.song),
+      changes: changesOf(null, created, AUDITED_FIELDS.song),
+      record: created,
     });
     return created;
   });
-  return toSong(song!);
+  return song;
 }
 
 export async function getSong(ctx: AuthedContext, input: GetSongInput): Promise<SongRead> {
@@ -257,10 +258,12 @@ export async function patchSong(ctx: AuthedContext, input: PatchSongInput): Prom
     if (newArtists) await songs.setSongArtists(trx, song.id, newArtists);
     const after = await songs.findSongById(trx, song.id);
     if (after) {
+      const record = toSong(after);
       await recordAudit(trx, ctx, {
         action: 'song.updated',
         target: { type: 'song', id: song.id },
-        changes: changesOf(toSong(song), toSong(after), AUDITED_FIELDS.song),
+        changes: changesOf(toSong(song), record, AUDITED_FIELDS.song),
+        record,
       });
     }
     return after;
@@ -274,12 +277,16 @@ export async function deleteSong(ctx: AuthedContext, songId: string): Promise<vo
   await ctx.db.transaction().execute(async (trx) => {
     const song = await lockSongOr404(trx, songId);
     await assertMaySongWrite(ctx, trx, song);
-    assertPrecondition(ctx, songSchema, toSong(song));
+    const record = toSong(song);
+    assertPrecondition(ctx, songSchema, record);
+    const holders = await playlists.findPlaylistIdsWithSong(trx, song.id);
     if (!(await songs.deleteSong(trx, song.id))) throw new AppError('NOT_FOUND', 'Song not found');
     await recordAudit(trx, ctx, {
       action: 'song.deleted',
       target: { type: 'song', id: song.id },
-      changes: changesOf(toSong(song), null, AUDITED_FIELDS.song),
+      changes: changesOf(record, null, AUDITED_FIELDS.song),
+      record,
+      alsoChanged: holders.map((id) => ({ type: 'playlist.updated', id })),
     });
   });
 }

@@ -21,5 +21,5 @@ export async function auditUserWrite(
   const only = fields.length === 1 ? fields[0] : undefined;
   const action =
     only === 'role' ? 'user.role_changed' : only === 'password' ? 'user.password_changed' : 'user.updated';
-  await recordAudit(trx, ctx, { action, target: { type: 'user', id: before.id }, changes });
+  await recordAudit(trx, ctx, { action, target: { type: 'user', id: before.id }, changes, record: after });
 }

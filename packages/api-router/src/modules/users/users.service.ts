@@ -1,8 +1,10 @@
 import { hashPassword, verifyPassword } from '@music/auth';
 import {
+  artists,
   type Db,
   isUniqueViolation,
   isUuid,
+  playlists,
   sessions,
   type UserRow,
   type UserUpdate,
@@ -15,6 +17,7 @@ import { AppError, validationError } from '../../errors';
 import { type AuthedContext, assertPrecondition, assertWithinLimits, isAdmin, loadOr404 } from '../../kernel';
 import { proveOwnPassword } from '../auth/auth.service';
 import { welcomeMail } from '../auth/mails';
+import { toPlaylist } from '../playlists/playlists.schema';
 import { keyCredentialsError, keyKeepsPassword } from './key-credentials';
 import { auditUserWrite } from './users.audit';
 import {
@@ -78,6 +81,7 @@ export async function createUser(ctx: Context, input: CreateUserInput): Promise<
         action: 'user.created',
         target: { type: 'user', id: inserted.id },
         changes: { ...changesOf(null, toUser(inserted), AUDITED_FIELDS.user), password: PASSWORD_CHANGED },
+        record: toUser(inserted),
       });
       return inserted;
     });
@@ -296,11 +300,24 @@ export async function deleteUser(ctx: AuthedContext, userId: string): Promise<vo
   await withUserLocked(ctx, userId, async (trx, row, admins) => {
     assertPrecondition(ctx, userSchema, toUser(row));
     assertKeepsAnAdmin(row, null, admins);
+    // What goes with the account, for the change feed: its playlists (deleted) and the artists
+    // it managed (unlinked).
+    const owned = await playlists.findPlaylistsOfUser(trx, row.id);
+    const managed = await artists.findArtistIdsByUserId(trx, row.id);
     if (!(await users.deleteUser(trx, row.id))) throw notFound();
     await recordAudit(trx, ctx, {
       action: 'user.deleted',
       target: { type: 'user', id: row.id },
       changes: changesOf(toUser(row), null, AUDITED_FIELDS.user),
+      record: toUser(row),
+      alsoChanged: [
+        ...owned.map((playlist) => ({
+          type: 'playlist.deleted' as const,
+          id: playlist.id,
+          record: toPlaylist(playlist),
+        })),
+        ...managed.map((id) => ({ type: 'artist.updated' as const, id })),
+      ],
     });
   });
 }

@@ -1,0 +1,84 @@
+import { changeEvents } from '@music/db';
+import { CHANGE_RESOURCES, CHANGE_TYPES, type ChangeType } from '../../changes';
+import { queryFieldError } from '../../cursor';
+import { AppError } from '../../errors';
+import { type AuthedContext, isAdmin } from '../../kernel';
+import { toIso } from '../../schemas';
+import type { ChangeEvent, ListChangeEventsInput } from './events.schema';
+
+/**
+ * The cursor is opaque to clients: base64url of `changes.<position>`, the last position the read
+ * looked at (see repositories/change-events.ts for why a position never lets an event by).
+ */
+export function encodeCursor(position: string): string {
+  return Buffer.from(`changes.${position}`).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): string | undefined {
+  if (!/^[A-Za-z0-9_-]{1,100}$/.test(cursor)) return undefined;
+  const match = /^changes\.(0|[1-9]\d{0,17})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  return match?.[1];
+}
+
+/** `types` as the list of types it names (`song.*`: every type of songs), or a 422 on `types`. */
+function typesOf(types: string | undefined): ChangeType[] | undefined {
+  if (types === undefined) return undefined;
+  const wanted = new Set<ChangeType>();
+  for (const part of types.split(',').map((t) => t.trim())) {
+    const [resource, verb] = part.split('.');
+    if (verb === '*' && (CHANGE_RESOURCES as readonly string[]).includes(resource ?? '')) {
+      for (const type of CHANGE_TYPES) if (type.startsWith(`${resource}.`)) wanted.add(type);
+    } else if ((CHANGE_TYPES as readonly string[]).includes(part)) {
+      wanted.add(part as ChangeType);
+    } else {
+      throw queryFieldError(
+        'types',
+        `Unknown event type ${JSON.stringify(part.slice(0, 100))}: use ${CHANGE_TYPES.join(', ')}, or song.*, artist.*, playlist.*, user.*`,
+      );
+    }
+  }
+  return [...wanted];
+}
+
+function toChangeEvent(row: changeEvents.ChangeRow): ChangeEvent {
+  return {
+    id: row.id,
+    type: row.type as ChangeType,
+    at: toIso(row.at),
+    resource: { type: row.resource_type as ChangeEvent['resource']['type'], id: row.resource_id },
+    data: row.data as Record<string, unknown>,
+  };
+}
+
+/**
+ * The events after `after` (or from the oldest kept) that the caller may read, in commit order.
+ * Numbers what committed since the last read first, so a write whose answer came back before this
+ * request is in it.
+ */
+export async function listChangeEvents(
+  ctx: AuthedContext,
+  input: ListChangeEventsInput,
+): Promise<{ data: ChangeEvent[]; nextCursor: string }> {
+  const after = input.after === undefined ? undefined : decodeCursor(input.after);
+  if (input.after !== undefined && after === undefined) {
+    throw queryFieldError('after', 'Not a cursor this feed gave out');
+  }
+  const types = typesOf(input.types);
+  await changeEvents.sequenceChanges(ctx.db);
+  const page = await changeEvents.readChanges(ctx.db, {
+    after,
+    types,
+    reader: { admin: isAdmin(ctx.actor), userId: ctx.actor.user.id },
+    limit: input.limit,
+  });
+  if (after !== undefined && BigInt(after) < BigInt(page.horizon)) {
+    throw new AppError(
+      'GONE',
+      'Events after this cursor are no longer kept (older than the retention): read again without `after`',
+    );
+  }
+  if (after !== undefined && BigInt(after) > BigInt(page.head)) {
+    throw queryFieldError('after', 'Not a cursor this feed gave out');
+  }
+  return { data: page.rows.map(toChangeEvent), nextCursor: encodeCursor(page.scannedTo) };
+}
