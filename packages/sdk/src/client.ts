@@ -8,6 +8,28 @@ import { authentication, Credentials, type SessionTokens } from './session.js';
 import { compose, defaultHeaders, idempotencyKeys, outgoingOf, sender } from './transport.js';
 
 export type User = components['schemas']['User'];
+export type ChangeEvent = components['schemas']['ChangeEvent'];
+
+/** A read of the change feed: its events, and the cursor to go on from (keep it). */
+export interface ChangePage {
+  events: ChangeEvent[];
+  cursor: string;
+}
+
+export interface ChangesOptions {
+  /** Where to go on from: the `cursor` of a page read before; omitted: the oldest event kept. */
+  after?: string;
+  /** Only events of these types, comma-separated: `song.*,playlist.deleted`. */
+  types?: string;
+  /** Events per read, 1 to 1000 (the API's default: 100). */
+  limit?: number;
+  /**
+   * When the feed has nothing new: wait this long and ask again, until `signal` aborts. Omitted:
+   * the iteration ends there.
+   */
+  pollMs?: number;
+  signal?: AbortSignal;
+}
 
 export interface MusicClientOptions {
   /** Where the API is served, without `/v1`: `https://api.example.com`. */
@@ -43,6 +65,13 @@ export interface MusicClientExtras {
     params?: ListParams<P>,
     init?: { signal?: AbortSignal },
   ): AsyncGenerator<ItemOf<P>>;
+  /**
+   * The change feed (`GET /events`), read on and on: each read with events, and a last one
+   * without any when its cursor moved past events this caller may not see. Keep each page's
+   * `cursor` once its events are handled, and start from it next time: every event comes once.
+   * A cursor older than the events kept throws a MusicApiError with `code` `GONE`.
+   */
+  changes(options?: ChangesOptions): AsyncGenerator<ChangePage>;
   /** Signs in with email and password (`POST /auth/login`); later calls carry the session. */
   signIn(credentials: { email: string; password: string }): Promise<User>;
   /** Ends the session (`POST /auth/logout`) and forgets it. */
@@ -91,6 +120,24 @@ export function createMusicClient(options: MusicClientOptions): MusicClient {
         for (const item of page) yield item as ItemOf<typeof path>;
       }
     },
+    async *changes(options = {}) {
+      let after = options.after;
+      for (;;) {
+        const query = { after, types: options.types, limit: options.limit };
+        const { data, error, response } = await api.GET('/events', {
+          params: { query },
+          ...(options.signal ? { signal: options.signal } : {}),
+        });
+        if (data === undefined) throw MusicApiError.from(response, error);
+        const moved = data.nextCursor !== after;
+        after = data.nextCursor;
+        if (data.data.length > 0 || moved) yield { events: data.data, cursor: data.nextCursor };
+        if (data.data.length > 0) continue;
+        if (options.pollMs === undefined || options.signal?.aborted) return;
+        await pause(options.pollMs, options.signal);
+        if (options.signal?.aborted) return;
+      }
+    },
     async signIn({ email, password }) {
       const { data, error, response } = await api.POST('/auth/login', { body: { email, password } });
       if (data === undefined) throw MusicApiError.from(response, error);
@@ -109,4 +156,17 @@ export function createMusicClient(options: MusicClientOptions): MusicClient {
     },
   };
   return Object.defineProperties(api, Object.getOwnPropertyDescriptors(extras)) as MusicClient;
+}
+
+/** Waits `ms`, or less when `signal` aborts. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }

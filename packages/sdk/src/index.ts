@@ -1,4 +1,7 @@
 export {
+  type ChangeEvent,
+  type ChangePage,
+  type ChangesOptions,
   createMusicClient,
   type MusicClient,
   type MusicClientExtras,

@@ -5,10 +5,16 @@ import type { Outgoing, Send } from './transport.js';
 type GetOf<P extends keyof paths> = paths[P] extends { get: infer O } ? O : never;
 type JsonOf<O> = O extends { responses: { 200: { content: { 'application/json': infer J } } } } ? J : never;
 
-/** The paths whose GET answers a list (`{ data: [...], ... }`): `/songs`, `/artists/{artistId}/songs`... */
-export type ListPath = {
-  [P in keyof paths]: JsonOf<GetOf<P>> extends { data: readonly unknown[] } ? P : never;
-}[keyof paths];
+/**
+ * The paths whose GET answers a list (`{ data: [...], ... }`): `/songs`, `/artists/{artistId}/songs`...
+ * Not the change feed: it never ends (read it with `changes`).
+ */
+export type ListPath = Exclude<
+  {
+    [P in keyof paths]: JsonOf<GetOf<P>> extends { data: readonly unknown[] } ? P : never;
+  }[keyof paths],
+  '/events'
+>;
 
 /** One item of a list: `ItemOf<'/songs'>` is a `Song`. */
 export type ItemOf<P extends ListPath> =
