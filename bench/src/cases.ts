@@ -18,6 +18,15 @@ export const AB_CASES = [
   'A/B: GET /v1/songs?page=1..10',
 ];
 
+/**
+ * Writes against the build before (BENCH_COMPARE_API): what a write's events in the change
+ * feed's outbox cost. Reported, with no target: a write does more work than before by design.
+ */
+export const WRITE_AB_CASES = [
+  'A/B write: POST /v1/songs',
+  'A/B write: POST+DELETE /v1/playlists/{id}/songs',
+];
+
 export const POOLER_CASES = [
   'pooler: GET /v1/songs/{id}',
   'pooler: GET /v1/songs?page=1..10',
@@ -67,6 +76,7 @@ export function buildCases(
   f: Fixtures,
   auth: Record<string, string>,
   keyAuth: Record<string, string>,
+  adminAuth: Record<string, string>,
 ): Case[] {
   const pages = Array.from({ length: 10 }, (_, k) => k + 1);
   const words = WORDS.slice(0, 50);
@@ -98,6 +108,15 @@ export function buildCases(
         headers,
       },
     ]);
+
+  // Connection k creates songs of its own titles; the catalogue grows by each round's creations.
+  const songCreates = (k: number) =>
+    Array.from({ length: 100 }, (_, i) => ({
+      method: 'POST',
+      path: '/v1/songs',
+      headers: { ...adminAuth, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: `Bench write ${k}.${i}`, album: 'Bench writes', duration: 120 + i }),
+    }));
 
   return [
     { name: 'GET /v1/songs/{id}', api: apiDetail, baseline: (k) => rotate(detail.baseline, k * 37) },
@@ -153,6 +172,14 @@ export function buildCases(
     { name: AB_CASES[0]!, api: apiDetail, baseline: apiDetail, before: true, bothOrders: true },
     { name: AB_CASES[1]!, api: trpcDetail, baseline: trpcDetail, before: true, bothOrders: true },
     { name: AB_CASES[2]!, api: apiPages, baseline: apiPages, before: true, bothOrders: true },
+    { name: WRITE_AB_CASES[0]!, api: songCreates, baseline: songCreates, before: true, bothOrders: true },
+    {
+      name: WRITE_AB_CASES[1]!,
+      api: (k) => addRemove(k, '/v1', auth),
+      baseline: (k) => addRemove(k, '/v1', auth),
+      before: true,
+      bothOrders: true,
+    },
   ];
 }
 

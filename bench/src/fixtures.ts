@@ -8,6 +8,8 @@ import type { Stack } from './stack';
 export interface Fixtures {
   /** A listener with a playlist of 20 songs. */
   email: string;
+  /** The seeded admin, for the song creations of the write cases. */
+  adminEmail: string;
   playlistId: string;
   /** One empty playlist of that listener per connection, for the add/remove case. */
   scratch: string[];
@@ -48,8 +50,10 @@ export async function seedScratchDatabase(stack: Stack): Promise<Fixtures> {
   const loginEmails: string[] = (
     await client.query(`select email from users where role = 'user' order by random()`)
   ).rows.map((r: { email: string }) => r.email);
+  const adminEmail: string = (await client.query(`select email from users where role = 'admin' limit 1`))
+    .rows[0].email;
   await client.end();
-  return { email, playlistId, scratch, songIds, hash, loginEmails };
+  return { email, adminEmail, playlistId, scratch, songIds, hash, loginEmails };
 }
 
 /** The bearer header of a fresh sign-in as `email`. */

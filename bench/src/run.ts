@@ -52,10 +52,11 @@ async function main() {
     const servers = await startServers(stack, apiDist, POOLER_CASES.some(selected));
     const auth = await signIn(API, fixtures.email);
     const keyAuth = await makeApiKey(API, auth);
+    const adminAuth = await signIn(API, fixtures.adminEmail);
     const settled = () => settle(stack);
     const results: Results = { rows: [], rounds: {} };
 
-    const cases = buildCases(fixtures, auth, keyAuth).filter(
+    const cases = buildCases(fixtures, auth, keyAuth, adminAuth).filter(
       (c) => selected(c.name) && (!c.before || servers.before),
     );
     for (const c of cases) {

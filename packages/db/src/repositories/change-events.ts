@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { ChangeAudience, Db } from '../schema';
+import { runSql } from '../sql';
 import { advisoryXactLock } from './locks';
 
 /**
@@ -36,25 +37,22 @@ export interface NewChange {
   redacted: unknown;
 }
 
-/** Inserts a write's changes, in order; called with the write's transaction. */
+/**
+ * Inserts a write's changes, in order; called with the write's transaction. Every write runs it,
+ * so it is one statement compiled once, whatever the number of changes: they travel as one JSON
+ * array, unpacked in order (`seq` follows it).
+ */
 export async function insertChanges(db: Db, changes: readonly NewChange[]): Promise<void> {
   if (changes.length === 0) return;
-  await db
-    .insertInto('change_events')
-    .values(
-      changes.map((change) => ({
-        id: change.id,
-        type: change.type,
-        resource_type: change.resourceType,
-        resource_id: change.resourceId,
-        data: JSON.stringify(change.data),
-        audience: change.audience,
-        owner_id: change.ownerId,
-        redacted: change.redacted === null ? null : JSON.stringify(change.redacted),
-      })),
-    )
-    .execute();
+  await runSql(db, INSERT_CHANGES, [JSON.stringify(changes)]);
 }
+
+const INSERT_CHANGES = `insert into change_events
+    (id, type, resource_type, resource_id, data, audience, owner_id, redacted)
+  select (e->>'id')::uuid, e->>'type', e->>'resourceType', (e->>'resourceId')::uuid, e->'data',
+    e->>'audience', (e->>'ownerId')::uuid, nullif(e->'redacted', 'null'::jsonb)
+  from jsonb_array_elements($1::jsonb) with ordinality as change(e, n)
+  order by n`;
 
 /** At most this many rows are numbered by one run of the sequencer (one statement). */
 export const SEQUENCE_BATCH = 5000;

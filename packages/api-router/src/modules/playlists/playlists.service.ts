@@ -85,6 +85,15 @@ function songGone(error: unknown, field: string): unknown {
  * takes this lock first, so what `change` checks `If-Match` against is what it writes over.
  * A playlist that is malformed, unknown or gone meanwhile is 404; another user's is 403.
  */
+/**
+ * The playlist as its GET shows it after its songs changed: the locked row as `updatePlaylist`
+ * stamped it, with `songIds` (for the change feed, without reading it again). Undefined when the
+ * row is gone (then the feed reads it, and finds nothing).
+ */
+function afterSongs(current: PlaylistWithSongs, stamped: PlaylistRow | undefined, songIds: string[]) {
+  return stamped && toPlaylist({ ...current, ...stamped, song_ids: songIds });
+}
+
 async function withPlaylistLocked<T>(
   ctx: AuthedContext,
   playlistId: string,
@@ -268,11 +277,12 @@ export async function addSong(ctx: AuthedContext, input: AddPlaylistSongInput): 
         throw new AppError('CONFLICT', `The playlist is full (at most ${MAX_PLAYLIST_SONGS} songs)`);
       }
       await playlists.appendPlaylistSong(trx, { playlistId: current.id, songId });
-      await playlists.updatePlaylist(trx, current.id, {});
+      const stamped = await playlists.updatePlaylist(trx, current.id, {});
       await recordAudit(trx, ctx, {
         action: 'playlist.song_added',
         target: { type: 'playlist', id: current.id },
         changes: { songId: { before: null, after: songId } },
+        record: afterSongs(current, stamped, [...current.song_ids, songId]),
       });
     });
   } catch (error) {
@@ -292,11 +302,16 @@ export async function removeSong(ctx: AuthedContext, input: PlaylistSongInput): 
     }
     assertPrecondition(ctx, playlistSchema, toPlaylist(current));
     await playlists.removePlaylistSong(trx, { playlistId: current.id, songId: input.songId });
-    await playlists.updatePlaylist(trx, current.id, {});
+    const stamped = await playlists.updatePlaylist(trx, current.id, {});
     await recordAudit(trx, ctx, {
       action: 'playlist.song_removed',
       target: { type: 'playlist', id: current.id },
       changes: { songId: { before: input.songId, after: null } },
+      record: afterSongs(
+        current,
+        stamped,
+        current.song_ids.filter((id) => id !== input.songId),
+      ),
     });
   });
 }
