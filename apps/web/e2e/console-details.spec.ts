@@ -25,6 +25,12 @@ const FULL_SONG = {
   length: '4:05',
   year: '2019',
 };
+// An ISRC of this run (unique among songs), typed as people write it and shown as stored.
+const ISRC_NUMBER = String(Math.floor(Math.random() * 10_000_000)).padStart(7, '0');
+const ISRC = {
+  typed: `qz-e2e-${ISRC_NUMBER.slice(0, 2)}-${ISRC_NUMBER.slice(2)}`,
+  shown: `QZE2E${ISRC_NUMBER}`,
+};
 const BARE_SONG = `Fixture Bare ${SUFFIX}`;
 
 /** The value beside a label in a record's facts (`<dl class="facts">`). */
@@ -121,6 +127,12 @@ test('an admin adds a listener, an artist and a song with every field', async ({
   await dialog.getByLabel('Genre').fill(FULL_SONG.genre);
   await dialog.getByLabel('Length').fill(FULL_SONG.length);
   await dialog.getByLabel('Release year').fill(FULL_SONG.year);
+  // A malformed ISRC is refused beside the field, in words; the well-formed one is saved.
+  const isrc = dialog.getByLabel('ISRC');
+  await isrc.fill('QZ-E2E-1');
+  await dialog.getByRole('button', { name: 'Create song' }).click();
+  await expect(dialog.locator('.field-error')).toHaveText([/An ISRC is 12 characters/]);
+  await isrc.fill(ISRC.typed);
   await pickArtist(dialog, BAND);
   await dialog.getByRole('button', { name: 'Create song' }).click();
   await expect(dialog).toBeHidden();
@@ -182,6 +194,7 @@ test('a listener reads a song’s album, genre, year, length and artists', async
   await expect(fact(page, 'Genre')).toHaveText(FULL_SONG.genre);
   await expect(fact(page, 'Release year')).toHaveText(FULL_SONG.year);
   await expect(fact(page, 'Length')).toHaveText(FULL_SONG.length);
+  await expect(fact(page, 'ISRC')).toHaveText(ISRC.shown);
   await expect(fact(page, 'Artists')).toHaveText(BAND);
 
   // What a song does not have shows as the lists show it: a dash.
@@ -189,7 +202,7 @@ test('a listener reads a song’s album, genre, year, length and artists', async
   await search.fill(BARE_SONG);
   await page.getByRole('link', { name: BARE_SONG, exact: true }).click();
   await expect(page.getByRole('heading', { level: 1, name: BARE_SONG })).toBeVisible();
-  for (const label of ['Album', 'Genre', 'Release year'])
+  for (const label of ['Album', 'Genre', 'Release year', 'ISRC'])
     await expect(fact(page, label), label).toHaveText('—');
   await expect(fact(page, 'Length')).toHaveText('24:00:00');
   await expect(fact(page, 'Artists')).toHaveText(BAND);

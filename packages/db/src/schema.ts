@@ -142,6 +142,8 @@ export interface SongsTable {
   genre: string | null;
   duration: number;
   release_year: number | null;
+  /** 12 characters, upper case, unique where set. */
+  isrc: string | null;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
   /**

@@ -68,7 +68,16 @@ export async function createTestDatabase(options: { migrate?: boolean } = {}): P
 
 /** A new song row with a fresh id: the title, and any of the optional columns given. */
 export function songRow(title: string, fields: Partial<Omit<NewSong, 'id' | 'title'>> = {}): NewSong {
-  return { id: uuidv7(), title, album: null, genre: null, duration: 60, release_year: null, ...fields };
+  return {
+    id: uuidv7(),
+    title,
+    album: null,
+    genre: null,
+    duration: 60,
+    release_year: null,
+    isrc: null,
+    ...fields,
+  };
 }
 
 /** Where `backdate` moves a row's updated_at: long before any test runs. */

@@ -90,6 +90,7 @@ export async function seedDemoData(deps: { db: Db; log: Pick<Logger, 'info'> }):
           genre,
           duration,
           release_year: year,
+          isrc: null,
         });
         await setSongArtists(trx, song.id, [row.id]);
         songIds.set(title, song.id);

@@ -141,7 +141,9 @@ describe('bounds and parameters', () => {
       for (const [field, schema] of Object.entries(schemas[input].properties) as Array<[string, Json]>) {
         const returned = schemas[output].properties[field];
         // A song's artists: linking one at a time is not capped, so the output promises no maxItems.
-        if (!returned || (output === 'Song' && field === 'artistIds')) continue;
+        // An ISRC is taken as people write it (hyphens, spaces: up to 24) and answered as its 12
+        // characters, which the input takes back.
+        if (!returned || (output === 'Song' && (field === 'artistIds' || field === 'isrc'))) continue;
         expect(bounds(returned), `${output}.${field}`).toEqual(bounds(schema));
       }
     }

@@ -14,6 +14,7 @@ const song = {
   genre: 'Indie',
   duration: 242,
   releaseYear: 2018,
+  isrc: null,
   artistIds: [],
   createdAt: '2026-11-23T09:30:48Z',
   updatedAt: '2026-11-23T09:30:48Z',

@@ -21,6 +21,7 @@ const song = (title: string, album: string | null, artistIds: string[]) => ({
   genre: null,
   duration: 200,
   releaseYear: null,
+  isrc: null,
   createdAt: WHEN,
   updatedAt: WHEN,
 });

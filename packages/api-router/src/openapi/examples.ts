@@ -38,6 +38,7 @@ export const songExample = {
   genre: 'Synth-pop',
   duration: 242,
   releaseYear: 2024,
+  isrc: 'GBAYE2400123',
   artistIds: [IDS.artist],
   createdAt: CREATED,
   updatedAt: UPDATED,

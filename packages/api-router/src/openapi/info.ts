@@ -32,6 +32,7 @@ export const INFO_DESCRIPTION = `Users, artists, songs and playlists of a music 
 **New in 1.3** (integrations, additive):
 - API keys for programs: \`POST /api-keys\` shows an \`mc_\` token once; send it as \`Authorization: Bearer mc_…\`. A key acts as its owner within its scopes (the \`apiKeyAuth\` scheme names the scope each operation needs), never beyond the owner's role now; outside them, 403 with \`WWW-Authenticate: Bearer error="insufficient_scope"\`. Each key has its own request budget.
 - \`GET /audit-events\` (admins): who changed what, when and from where, with each changed field before and after.
+- Songs carry an optional \`isrc\` (unique; \`GET /songs?isrc=\` finds it).
 - \`GET /events\`: the change feed. Every change to songs, artists, playlists and users, in commit order, read on with a cursor; 410 \`GONE\` (a new error code) for a cursor older than the events kept.
 - Reading many: \`ids\` on songs, playlists and users; \`expand=artists\` on song reads; \`cursor\` paging (stable under inserts) beside \`page\`; every list has a weak \`ETag\` and answers \`If-None-Match\` with 304.
 - Every 201 that made something readable by id has a \`Location\`. The error schema is \`ApiError\` (\`Error\` stays as an alias).`;

@@ -15,6 +15,8 @@ export interface SongFilters {
   artistId?: string | undefined;
   /** Only these songs (one `= any(array)` on the primary key, however many). */
   ids?: readonly string[] | undefined;
+  /** The song with this ISRC (as stored: 12 characters, upper case). */
+  isrc?: string | undefined;
 }
 
 /**
@@ -115,6 +117,7 @@ export function filteredSongs(
     query = query.where(sql`lower(songs.genre)`, '=', sql`lower(${filters.genre})`);
   }
   if (filters.ids) query = query.where('songs.id', '=', sql<string>`any(${[...filters.ids]}::uuid[])`);
+  if (filters.isrc) query = query.where('songs.isrc', '=', filters.isrc);
   if (filters.artistId) {
     const artistId = filters.artistId;
     query = query.where('songs.id', 'in', (eb) =>

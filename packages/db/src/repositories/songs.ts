@@ -19,7 +19,9 @@ export { listSongIdsAfter } from './song-keyset';
 import { countRows } from './row-counts';
 
 export type NewSong = Omit<SongRow, 'created_at' | 'updated_at'>;
-export type SongUpdate = Partial<Pick<SongsTable, 'title' | 'album' | 'genre' | 'duration' | 'release_year'>>;
+export type SongUpdate = Partial<
+  Pick<SongsTable, 'title' | 'album' | 'genre' | 'duration' | 'release_year' | 'isrc'>
+>;
 
 /** A song with its artists' ids in link order. */
 export interface SongWithArtists extends SongRow {
@@ -41,6 +43,7 @@ const SONG_COLUMNS = [
   'songs.genre',
   'songs.duration',
   'songs.release_year',
+  'songs.isrc',
   'songs.created_at',
   'songs.updated_at',
 ] as const;
@@ -127,7 +130,7 @@ export async function listSongIds(
   db: Db,
   args: Omit<SongFilters, 'search'> & SongPageArgs,
 ): Promise<{ ids: string[]; total: number }> {
-  const filtered = Boolean(args.genre || args.artistId || args.ids);
+  const filtered = Boolean(args.genre || args.artistId || args.ids || args.isrc);
   const [rows, total] = await Promise.all([
     songPageQuery(db, args).execute(),
     filtered

@@ -429,7 +429,7 @@ export interface paths {
          * List songs, ordered by title, then id
          * @description Any signed-in caller. Filters combine. `sort` takes `title`, `album`, `releaseYear`, `duration` and `createdAt` (default: by title).
          *
-         *     `search` matches title, album and artist names (case-insensitive substring); `genre` matches case-insensitively; `artistId` keeps one artist’s songs; `ids` (up to 100 comma-separated UUIDs) only those songs. `expand=artists` adds each song’s artists. Paged by `page` (with `total`) or, with `cursor` (empty for the first page), by cursor: then `pagination` is `{ limit, nextCursor }` and pages stay exact under inserts.
+         *     `search` matches title, album and artist names (case-insensitive substring); `genre` matches case-insensitively; `isrc` finds the song with that ISRC; `artistId` keeps one artist’s songs; `ids` (up to 100 comma-separated UUIDs) only those songs. `expand=artists` adds each song’s artists. Paged by `page` (with `total`) or, with `cursor` (empty for the first page), by cursor: then `pagination` is `{ limit, nextCursor }` and pages stay exact under inserts.
          */
         get: operations["songs-list"];
         put?: never;
@@ -471,7 +471,7 @@ export interface paths {
         head?: never;
         /**
          * Change some fields of a song (admin, or a user linked to one of its artists)
-         * @description Partial: only the fields sent change; `null` clears `album`, `genre` or `releaseYear`. Send the `ETag` you read as `If-Match` so a concurrent change is not overwritten. There is no `PUT` on songs (405).
+         * @description Partial: only the fields sent change; `null` clears `album`, `genre`, `releaseYear` or `isrc`. Send the `ETag` you read as `If-Match` so a concurrent change is not overwritten. There is no `PUT` on songs (405).
          *
          *     A given `artistIds` replaces the song’s artists, in its order.
          */
@@ -916,6 +916,11 @@ export interface components {
              */
             duration: number;
             releaseYear: number | null;
+            /**
+             * @description The recording’s ISRC: 12 characters, upper case, no hyphens; unique
+             * @example USRC17607839
+             */
+            isrc: string | null;
             /** @description In the order given; links added later go last */
             artistIds: string[];
             /**
@@ -943,6 +948,11 @@ export interface components {
              */
             duration: number;
             releaseYear: number | null;
+            /**
+             * @description The recording’s ISRC: 12 characters, upper case, no hyphens; unique
+             * @example USRC17607839
+             */
+            isrc: string | null;
             /** @description In the order given; links added later go last */
             artistIds: string[];
             /**
@@ -1234,6 +1244,8 @@ export interface components {
              */
             duration: number;
             releaseYear?: number | null;
+            /** @description The recording’s ISRC, or null: 12 characters (hyphens and spaces dropped, upper-cased); no two songs share one */
+            isrc?: string | null;
             /** @description Unique ids of existing artists, in order */
             artistIds?: string[];
         };
@@ -1250,6 +1262,8 @@ export interface components {
              */
             duration?: number;
             releaseYear?: number | null;
+            /** @description The recording’s ISRC, or null: 12 characters (hyphens and spaces dropped, upper-cased); no two songs share one */
+            isrc?: string | null;
             /** @description Replaces the song’s artists, in this order */
             artistIds?: string[];
         };
@@ -3350,6 +3364,7 @@ export interface operations {
                      *           "genre": "example",
                      *           "duration": 1,
                      *           "releaseYear": 1000,
+                     *           "isrc": "USRC17607839",
                      *           "artistIds": [
                      *             "01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03"
                      *           ],
@@ -3483,6 +3498,8 @@ export interface operations {
                  * @example synth-pop
                  */
                 genre?: string;
+                /** @description Only the song with this ISRC (written as the field accepts it) */
+                isrc?: string;
                 /**
                  * @description Comma-separated fields to order by, `-` for descending: title, album, releaseYear, duration, createdAt (default: title). Ties are broken by id. Songs without an album or a release year come last in ascending order and first in descending order. Or, with `search`, `relevance` alone: titles that are the term first, then titles starting with it, then titles with a word starting with it, then the other matches (album, artists); within each, songs in more playlists first, then by title and id.
                  * @example -releaseYear,title
@@ -3537,6 +3554,7 @@ export interface operations {
                      *           "genre": "example",
                      *           "duration": 1,
                      *           "releaseYear": 1000,
+                     *           "isrc": "USRC17607839",
                      *           "artistIds": [
                      *             "01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03"
                      *           ],
@@ -3598,6 +3616,7 @@ export interface operations {
                  *       "genre": "Synth-pop",
                  *       "duration": 242,
                  *       "releaseYear": 2024,
+                 *       "isrc": "GBAYE2400123",
                  *       "artistIds": [
                  *         "01970a3e-7f42-7c19-9a6b-5e3d2c1b0a02"
                  *       ]
@@ -3630,6 +3649,7 @@ export interface operations {
                      *       "genre": "Synth-pop",
                      *       "duration": 242,
                      *       "releaseYear": 2024,
+                     *       "isrc": "GBAYE2400123",
                      *       "artistIds": [
                      *         "01970a3e-7f42-7c19-9a6b-5e3d2c1b0a02"
                      *       ],
@@ -3645,7 +3665,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             /** @description Neither an admin nor an artist account linked to one of `artistIds`; or an API key without the scope `catalogue:write` (`WWW-Authenticate` names it) */
             403: components["responses"]["Forbidden"];
-            /** @description Conflicts with the current state; or a request with the same `Idempotency-Key` is still being processed */
+            /** @description Another song has this `isrc`; or a request with the same `Idempotency-Key` is still being processed */
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             /** @description A field failed validation, e.g. an unknown or repeated id at `artistIds.N`; or the `Idempotency-Key` is malformed, or was already used with another path or body (`field: "Idempotency-Key"`) */
@@ -3703,6 +3723,7 @@ export interface operations {
                      *       "genre": "example",
                      *       "duration": 1,
                      *       "releaseYear": 1000,
+                     *       "isrc": "USRC17607839",
                      *       "artistIds": [
                      *         "01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03"
                      *       ],
@@ -3826,6 +3847,7 @@ export interface operations {
                      *       "genre": "Electropop",
                      *       "duration": 242,
                      *       "releaseYear": 2024,
+                     *       "isrc": "GBAYE2400123",
                      *       "artistIds": [
                      *         "01970a3e-7f42-7c19-9a6b-5e3d2c1b0a02"
                      *       ],
@@ -3843,6 +3865,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description No song with this id (or a malformed id) */
             404: components["responses"]["NotFound"];
+            /** @description Another song has this `isrc` */
+            409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             /** @description A field failed validation, e.g. an unknown or repeated id at `artistIds.N` */
@@ -4359,6 +4383,7 @@ export interface operations {
                      *           "genre": "example",
                      *           "duration": 1,
                      *           "releaseYear": 1000,
+                     *           "isrc": "USRC17607839",
                      *           "artistIds": [
                      *             "01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03"
                      *           ],
@@ -4639,6 +4664,7 @@ export interface operations {
                      *             "genre": "Jazz",
                      *             "duration": 337,
                      *             "releaseYear": 1959,
+                     *             "isrc": null,
                      *             "artistIds": [
                      *               "01970a3e-7f42-7c19-9a6b-5e3d2c1b0a02"
                      *             ],
@@ -4714,6 +4740,7 @@ export interface operations {
                      *           "genre": "Post-rock",
                      *           "duration": 268,
                      *           "releaseYear": 2005,
+                     *           "isrc": "ISUM70500001",
                      *           "artistIds": [
                      *             "0192f0c1-7c3e-7a11-b3c4-5d6e7f809111"
                      *           ],

@@ -39,6 +39,7 @@ export class SongSearchCache {
       args.genre ?? null,
       args.artistId ?? null,
       args.ids ?? null,
+      args.isrc ?? null,
       // The order decides which ids are on the page: `-title` and `title` are two searches.
       (args.sort ?? []).map((key) => `${key.descending ? '-' : ''}${key.column}`).join(','),
       args.limit,

@@ -22,7 +22,8 @@ export const songsRouter = router({
         summary: 'List songs, ordered by title, then id',
         description:
           '`search` matches title, album and artist names (case-insensitive substring); ' +
-          '`genre` matches case-insensitively; `artistId` keeps one artist’s songs; `ids` (up to 100 ' +
+          '`genre` matches case-insensitively; `isrc` finds the song with that ISRC; `artistId` keeps ' +
+          'one artist’s songs; `ids` (up to 100 ' +
           'comma-separated UUIDs) only those songs. `expand=artists` adds each song’s artists. ' +
           'Paged by `page` (with `total`) or, with `cursor` (empty for the first page), by cursor: ' +
           'then `pagination` is `{ limit, nextCursor }` and pages stay exact under inserts.',
@@ -44,7 +45,7 @@ export const songsRouter = router({
           'An artist account’s `artistIds` must include an artist linked to it; omitted, it ' +
           'defaults to all of them.',
         status: 201,
-        errors: ['FORBIDDEN'],
+        errors: ['FORBIDDEN', 'CONFLICT'],
       }),
     )
     .input(createSongInput)
@@ -76,7 +77,7 @@ export const songsRouter = router({
         tag: 'songs',
         summary: 'Change some fields of a song (admin, or a user linked to one of its artists)',
         description: 'A given `artistIds` replaces the song’s artists, in its order.',
-        errors: ['FORBIDDEN'],
+        errors: ['FORBIDDEN', 'CONFLICT'],
       }),
     )
     .input(patchSongInput)

@@ -20,6 +20,10 @@ export const songSchema = recordSchema('Song', {
   genre: z.string().max(50).nullable(),
   duration: z.number().int().min(1).max(86400).meta({ description: 'Length in seconds, 1 to 86400' }),
   releaseYear: z.number().int().min(1000).max(9999).nullable(),
+  isrc: z.string().length(12).nullable().meta({
+    description: 'The recording’s ISRC: 12 characters, upper case, no hyphens; unique',
+    example: 'USRC17607839',
+  }),
   // Unbounded, unlike the input's 100: links added one by one (POST /artists/{id}/songs/{id})
   // may take a song past it.
   artistIds: z.array(z.uuid()).meta({ description: 'In the order given; links added later go last' }),
@@ -34,6 +38,7 @@ export function toSong(row: SongWithArtists): Song {
     genre: row.genre,
     duration: row.duration,
     releaseYear: row.release_year,
+    isrc: row.isrc,
     artistIds: row.artist_ids,
   });
 }
@@ -57,12 +62,34 @@ export function uniqueIds(description: string, max: number) {
     .meta({ description });
 }
 
+/** An ISRC as stored: country (2 letters), registrant (3 letters or digits), year (2), number (5). */
+const ISRC = /^[A-Z]{2}[A-Z0-9]{3}\d{7}$/;
+
+/**
+ * An ISRC as people write it (`US-RC1-76-07839`, lower case, spaced): stored as its 12
+ * characters. A refinement, not `.regex`: its message reaches people as written (the console
+ * shows a custom issue's message), and a pattern in the document would describe the stored
+ * form, not what the field accepts.
+ */
+export const isrcField = z
+  .string()
+  .max(24)
+  .overwrite((value) => value.replace(/[\s-]/g, '').toUpperCase())
+  .refine(
+    (value) => ISRC.test(value),
+    'An ISRC is 12 characters: a country code (2 letters), a registrant (3 letters or digits), a year (2 digits) and a number (5 digits), e.g. USRC17607839',
+  );
+
 const songFields = {
   title: text(1, 200).meta({ description: '1 to 200 characters after trimming' }),
   album: text(0, 200).nullable().optional().meta({ description: 'Up to 200 characters, or null' }),
   genre: text(0, 50).nullable().optional().meta({ description: 'Up to 50 characters, or null' }),
   duration: z.number().int().min(1).max(86400).meta({ description: 'Length in seconds, 1 to 86400' }),
   releaseYear: z.number().int().min(1000).max(9999).nullable().optional(),
+  isrc: isrcField.nullable().optional().meta({
+    description:
+      'The recording’s ISRC, or null: 12 characters (hyphens and spaces dropped, upper-cased); no two songs share one',
+  }),
   artistIds: uniqueIds('Unique ids of existing artists, in order', 100).optional(),
 };
 
@@ -111,6 +138,7 @@ export const patchSongInput = z.strictObject({
   genre: songFields.genre,
   duration: songFields.duration.optional(),
   releaseYear: songFields.releaseYear,
+  isrc: songFields.isrc,
   artistIds: uniqueIds('Replaces the song’s artists, in this order', 100).optional(),
 });
 export type PatchSongInput = z.infer<typeof patchSongInput>;
@@ -142,6 +170,9 @@ export const listSongsInput = z
     }),
     expand: expandQuery,
     genre: text(0, 50).optional().meta({ description: 'Only songs of this genre (case-insensitive)' }),
+    isrc: isrcField
+      .optional()
+      .meta({ description: 'Only the song with this ISRC (written as the field accepts it)' }),
     sort: sortQuery(SONG_SORT_FIELDS, { relevance: true }).meta({
       description:
         'Comma-separated fields to order by, `-` for descending: title, album, releaseYear, duration, ' +

@@ -1,4 +1,13 @@
-import { artists, type Db, type Keyset, type OrderKey, playlists, songs, uuidv7 } from '@music/db';
+import {
+  artists,
+  type Db,
+  isUniqueViolation,
+  type Keyset,
+  type OrderKey,
+  playlists,
+  songs,
+  uuidv7,
+} from '@music/db';
 import { AUDITED_FIELDS, changesOf, recordAudit } from '../../audit';
 import type { Context } from '../../context';
 import type { ListInput } from '../../cursor';
@@ -126,7 +135,13 @@ export function listSongs(ctx: AuthedContext, input: ListSongsInput) {
   // `relevance` only comes with a search (the input's check).
   const relevance = input.sort === RELEVANCE;
   const sort = relevance ? [...songs.BY_RELEVANCE] : sortOrder(input.sort, SORT_COLUMNS);
-  const filters = { genre: input.genre || undefined, artistId: input.artistId, ids: idList(input.ids), sort };
+  const filters = {
+    genre: input.genre || undefined,
+    artistId: input.artistId,
+    ids: idList(input.ids),
+    isrc: input.isrc,
+    sort,
+  };
   const search = input.search || undefined;
   return songPage(ctx, input, 'songs', orderOr(sort, BY_TITLE), {
     byOffset: (window) =>
@@ -140,6 +155,17 @@ export function listSongs(ctx: AuthedContext, input: ListSongsInput) {
     // Keyset pages are cheap and read in their own snapshot: exact, with no cache to consult.
     after: (window) => songs.listSongIdsAfter(ctx.db, { ...filters, search, ...window }),
   });
+}
+
+/** A write's promise, with the unique index on `isrc` refusing it as a 409. */
+async function isrcTaken<T>(write: Promise<T>): Promise<T> {
+  try {
+    return await write;
+  } catch (error) {
+    if (isUniqueViolation(error, 'songs_isrc_key'))
+      throw new AppError('CONFLICT', 'Another song has this ISRC');
+    throw error;
+  }
 }
 
 /**
@@ -161,25 +187,28 @@ export async function createSong(ctx: AuthedContext, input: CreateSongInput): Pr
   const artistIds = await assertArtistsExist(ctx.db, requested ?? []);
   if (!isAdmin(ctx.actor)) assertIncludesOwn(artistIds, own);
 
-  const song = await ctx.db.transaction().execute(async (trx) => {
-    const row = await songs.insertSong(trx, {
-      id: uuidv7(),
-      title: input.title,
-      album: input.album ?? null,
-      genre: input.genre ?? null,
-      duration: input.duration,
-      release_year: input.releaseYear ?? null,
-    });
-    await songs.setSongArtists(trx, row.id, artistIds);
-    const created = toSong((await songs.findSongById(trx, row.id))!);
-    await recordAudit(trx, ctx, {
-      action: 'song.created',
-      target: { type: 'song', id: row.id },
-      changes: changesOf(null, created, AUDITED_FIELDS.song),
-      record: created,
-    });
-    return created;
-  });
+  const song = await isrcTaken(
+    ctx.db.transaction().execute(async (trx) => {
+      const row = await songs.insertSong(trx, {
+        id: uuidv7(),
+        title: input.title,
+        album: input.album ?? null,
+        genre: input.genre ?? null,
+        duration: input.duration,
+        release_year: input.releaseYear ?? null,
+        isrc: input.isrc ?? null,
+      });
+      await songs.setSongArtists(trx, row.id, artistIds);
+      const created = toSong((await songs.findSongById(trx, row.id))!);
+      await recordAudit(trx, ctx, {
+        action: 'song.created',
+        target: { type: 'song', id: row.id },
+        changes: changesOf(null, created, AUDITED_FIELDS.song),
+        record: created,
+      });
+      return created;
+    }),
+  );
   return song;
 }
 
@@ -225,6 +254,7 @@ function changedFields(song: songs.SongWithArtists, input: PatchSongInput): song
   if (input.releaseYear !== undefined && input.releaseYear !== song.release_year) {
     patch.release_year = input.releaseYear;
   }
+  if (input.isrc !== undefined && input.isrc !== song.isrc) patch.isrc = input.isrc;
   return patch;
 }
 
@@ -238,36 +268,38 @@ const sameIds = (a: readonly string[], b: readonly string[]) =>
  * and the ETag stay as they were).
  */
 export async function patchSong(ctx: AuthedContext, input: PatchSongInput): Promise<Song> {
-  const updated = await ctx.db.transaction().execute(async (trx) => {
-    const song = await lockSongOr404(trx, input.songId);
-    const own = await assertMaySongWrite(ctx, trx, song);
-    let artistIds: string[] | undefined;
-    if (input.artistIds !== undefined) {
-      artistIds = await assertArtistsExist(trx, input.artistIds);
-      if (!isAdmin(ctx.actor)) {
-        assertChangesOnlyOwn(song.artist_ids, artistIds, own);
-        assertIncludesOwn(artistIds, own);
+  const updated = await isrcTaken(
+    ctx.db.transaction().execute(async (trx) => {
+      const song = await lockSongOr404(trx, input.songId);
+      const own = await assertMaySongWrite(ctx, trx, song);
+      let artistIds: string[] | undefined;
+      if (input.artistIds !== undefined) {
+        artistIds = await assertArtistsExist(trx, input.artistIds);
+        if (!isAdmin(ctx.actor)) {
+          assertChangesOnlyOwn(song.artist_ids, artistIds, own);
+          assertIncludesOwn(artistIds, own);
+        }
       }
-    }
-    assertPrecondition(ctx, songSchema, toSong(song));
-    const patch = changedFields(song, input);
-    const newArtists = artistIds && !sameIds(artistIds, song.artist_ids) ? artistIds : undefined;
-    if (Object.keys(patch).length === 0 && newArtists === undefined) return song;
-    // Also when only the artists change: the song's updatedAt moves with its artistIds.
-    await songs.updateSong(trx, song.id, patch);
-    if (newArtists) await songs.setSongArtists(trx, song.id, newArtists);
-    const after = await songs.findSongById(trx, song.id);
-    if (after) {
-      const record = toSong(after);
-      await recordAudit(trx, ctx, {
-        action: 'song.updated',
-        target: { type: 'song', id: song.id },
-        changes: changesOf(toSong(song), record, AUDITED_FIELDS.song),
-        record,
-      });
-    }
-    return after;
-  });
+      assertPrecondition(ctx, songSchema, toSong(song));
+      const patch = changedFields(song, input);
+      const newArtists = artistIds && !sameIds(artistIds, song.artist_ids) ? artistIds : undefined;
+      if (Object.keys(patch).length === 0 && newArtists === undefined) return song;
+      // Also when only the artists change: the song's updatedAt moves with its artistIds.
+      await songs.updateSong(trx, song.id, patch);
+      if (newArtists) await songs.setSongArtists(trx, song.id, newArtists);
+      const after = await songs.findSongById(trx, song.id);
+      if (after) {
+        const record = toSong(after);
+        await recordAudit(trx, ctx, {
+          action: 'song.updated',
+          target: { type: 'song', id: song.id },
+          changes: changesOf(toSong(song), record, AUDITED_FIELDS.song),
+          record,
+        });
+      }
+      return after;
+    }),
+  );
   if (!updated) throw new AppError('NOT_FOUND', 'Song not found');
   return toSong(updated);
 }

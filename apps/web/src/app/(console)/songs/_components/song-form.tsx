@@ -22,6 +22,7 @@ const SONG_FIELDS: readonly ConflictField<Song>[] = [
   { label: 'Genre', value: (s) => s.genre },
   { label: 'Length', value: (s) => s.duration, show: (seconds: number) => formatDuration(seconds) },
   { label: 'Release year', value: (s) => s.releaseYear },
+  { label: 'ISRC', value: (s) => s.isrc },
   { label: 'Artists', value: (s) => s.artistIds, show: (ids: string[]) => plural(ids.length, 'artist') },
 ];
 
@@ -38,6 +39,7 @@ function valuesOf(song: Song | null, defaultArtistIds: string[]) {
     genre: song?.genre ?? '',
     duration: song ? formatDuration(song.duration) : '',
     releaseYear: song?.releaseYear ? String(song.releaseYear) : '',
+    isrc: song?.isrc ?? '',
     artistIds: song?.artistIds ?? defaultArtistIds,
     // Typed in the artist picker and not chosen: refused, so it is never dropped without a word.
     artistSearch: '',
@@ -91,6 +93,7 @@ export function SongForm({
           // An unreadable length is sent to the schema as NaN, which it refuses, so nothing is saved.
           duration: length.ok ? length.seconds : Number.NaN,
           releaseYear: v.releaseYear.trim() === '' ? null : Number(v.releaseYear),
+          isrc: orNull(v.isrc),
           artistIds: v.artistIds,
         };
       },
@@ -169,6 +172,14 @@ export function SongForm({
         />
         <TextInput label="Release year" inputMode="numeric" {...field('releaseYear')} />
       </div>
+      <TextInput
+        label="ISRC"
+        placeholder="USRC17607839"
+        autoCapitalize="characters"
+        spellCheck={false}
+        {...field('isrc')}
+        hint="The recording’s code: 12 letters and digits (hyphens allowed)"
+      />
       <ArtistPicker
         label="Artists"
         value={values.artistIds}

@@ -69,6 +69,7 @@ function SongDetail({ song, access }: { song: Song; access: ReturnType<typeof us
           ['Genre', song.genre],
           ['Release year', song.releaseYear],
           ['Length', formatDuration(song.duration)],
+          ['ISRC', song.isrc],
           ['Added', formatDate(song.createdAt)],
         ]}
       />
