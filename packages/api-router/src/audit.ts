@@ -154,6 +154,27 @@ function changesOfEvent(event: AuditEventInput): ChangeInput[] {
   return [...changes, ...(event.alsoChanged ?? [])];
 }
 
+/** The catalogue's records whose creation is recorded the same way (a user's adds its password). */
+type Created = 'artist' | 'song' | 'playlist';
+
+/**
+ * Records the creation of `record` (as its `GET` shows it) in `trx`: every audited field from
+ * null, and the feed's `*.created` event carrying it.
+ */
+export function recordCreated(
+  trx: Db,
+  ctx: Context,
+  type: Created,
+  record: { id: string; [field: string]: unknown },
+): Promise<void> {
+  return recordAudit(trx, ctx, {
+    action: `${type}.created`,
+    target: { type, id: record.id },
+    changes: changesOf<Record<string, unknown>>(null, record, AUDITED_FIELDS[type]),
+    record,
+  });
+}
+
 /**
  * Records one event in `trx`, the transaction of the write it describes: the caller (user and
  * API key), the request id and the client address come from the request's context.

@@ -1,5 +1,5 @@
 import { type ArtistRow, artists, type Db, type OrderKey, songs, users, uuidv7 } from '@music/db';
-import { AUDITED_FIELDS, changesOf, recordAudit } from '../../audit';
+import { AUDITED_FIELDS, changesOf, recordAudit, recordCreated } from '../../audit';
 import type { Actor, Context } from '../../context';
 import { AppError, validationError } from '../../errors';
 import {
@@ -111,12 +111,7 @@ export async function createArtist(ctx: AuthedContext, input: CreateArtistInput)
         user_id: userId,
       }),
     );
-    await recordAudit(trx, ctx, {
-      action: 'artist.created',
-      target: { type: 'artist', id: artist.id },
-      changes: changesOf(null, artist, AUDITED_FIELDS.artist),
-      record: artist,
-    });
+    await recordCreated(trx, ctx, 'artist', artist);
     return artist;
   });
 }

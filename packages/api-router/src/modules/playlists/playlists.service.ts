@@ -12,7 +12,7 @@ import {
   users,
   uuidv7,
 } from '@music/db';
-import { AUDITED_FIELDS, changesOf, recordAudit } from '../../audit';
+import { AUDITED_FIELDS, changesOf, recordAudit, recordCreated } from '../../audit';
 import type { Actor, Context } from '../../context';
 import { AppError, validationError } from '../../errors';
 import {
@@ -173,12 +173,7 @@ export async function createPlaylist(ctx: AuthedContext, input: CreatePlaylistIn
       });
       await playlists.setPlaylistSongs(trx, row.id, songIds);
       const created = await playlists.findPlaylistById(trx, row.id);
-      await recordAudit(trx, ctx, {
-        action: 'playlist.created',
-        target: { type: 'playlist', id: row.id },
-        changes: changesOf(null, toPlaylist(created!), AUDITED_FIELDS.playlist),
-        record: toPlaylist(created!),
-      });
+      await recordCreated(trx, ctx, 'playlist', toPlaylist(created!));
       return created;
     })
     .catch((error: unknown) => {

@@ -8,7 +8,7 @@ import {
   songs,
   uuidv7,
 } from '@music/db';
-import { AUDITED_FIELDS, changesOf, recordAudit } from '../../audit';
+import { AUDITED_FIELDS, changesOf, recordAudit, recordCreated } from '../../audit';
 import type { Context } from '../../context';
 import type { ListInput } from '../../cursor';
 import { AppError } from '../../errors';
@@ -200,12 +200,7 @@ export async function createSong(ctx: AuthedContext, input: CreateSongInput): Pr
       });
       await songs.setSongArtists(trx, row.id, artistIds);
       const created = toSong((await songs.findSongById(trx, row.id))!);
-      await recordAudit(trx, ctx, {
-        action: 'song.created',
-        target: { type: 'song', id: row.id },
-        changes: changesOf(null, created, AUDITED_FIELDS.song),
-        record: created,
-      });
+      await recordCreated(trx, ctx, 'song', created);
       return created;
     }),
   );
