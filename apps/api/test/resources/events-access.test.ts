@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { error, makeArtist, makePlaylist, makeSong, type Playlist, type Song } from '../support/catalogue';
-import { event, feedRig, of, sorted, type User } from '../support/feed';
+import { event, type FeedPage, feedRig, of, sorted, type User } from '../support/feed';
 import { startTestApi } from '../support/harness';
 
 /**
@@ -155,5 +155,54 @@ describe('GET /v1/events: authentication', () => {
     expect(res.headers.get('www-authenticate')).toBe(
       'Bearer realm="music", error="insufficient_scope", scope="events:read"',
     );
+  });
+});
+
+describe('GET /v1/events: on two instances', () => {
+  it('gives a reader that alternates instances every event once, while both take writes at once', async () => {
+    const sibling = await api.startSibling();
+    try {
+      const { cursor: start } = await sync(admin.token);
+      const instances = [api, sibling];
+      const made: string[] = [];
+      const seen: string[] = [];
+      let cursor = start;
+      let turn = 0;
+      const readOnce = async () => {
+        const res = await instances[turn++ % 2]!.request<FeedPage>('GET', `/events?after=${cursor}&limit=3`, {
+          token: admin.token,
+        });
+        expect(res.status).toBe(200);
+        seen.push(...res.body.data.map((e) => e.id));
+        cursor = res.body.nextCursor;
+        return res.body.data.length;
+      };
+      // Rounds of six creations at once, three on each instance, read between rounds.
+      for (let round = 0; round < 4; round++) {
+        const songs = await Promise.all(
+          Array.from({ length: 6 }, (_, k) =>
+            instances[k % 2]!.request<Song>('POST', '/songs', {
+              token: admin.token,
+              body: { title: `Two instances ${round}.${k}`, duration: 60 },
+            }),
+          ),
+        );
+        for (const res of songs) {
+          expect(res.status).toBe(201);
+          made.push(res.body.id);
+        }
+        await readOnce();
+      }
+      for (let read = await readOnce(); read > 0; read = await readOnce()) {
+        // Read on until the feed has nothing new.
+      }
+      // Every event once; each song's creation among them (the file's other tests may add more).
+      expect(new Set(seen).size).toBe(seen.length);
+      const { events } = await sync(admin.token, start);
+      expect(seen).toEqual(events.slice(0, seen.length).map((e) => e.id));
+      expect(of(events, ...made).map((e) => e.type)).toEqual(made.map(() => 'song.created'));
+    } finally {
+      await sibling.close();
+    }
   });
 });
