@@ -132,7 +132,9 @@ export function createMusicClient(options: MusicClientOptions): MusicClient {
         const moved = data.nextCursor !== after;
         after = data.nextCursor;
         if (data.data.length > 0 || moved) yield { events: data.data, cursor: data.nextCursor };
-        if (data.data.length > 0) continue;
+        // The same cursor back: nothing new yet (a page without events but a new cursor passed
+        // only events this caller may not see: read on).
+        if (moved) continue;
         if (options.pollMs === undefined || options.signal?.aborted) return;
         await pause(options.pollMs, options.signal);
         if (options.signal?.aborted) return;

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { error, makeArtist, makePlaylist, makeSong, type Playlist, type Song } from '../support/catalogue';
 import { event, type FeedPage, feedRig, of, sorted, type User } from '../support/feed';
@@ -155,6 +156,37 @@ describe('GET /v1/events: authentication', () => {
     expect(res.headers.get('www-authenticate')).toBe(
       'Bearer realm="music", error="insufficient_scope", scope="events:read"',
     );
+  });
+});
+
+describe('GET /v1/events: long runs a caller may not see', () => {
+  /** `count` events only admins may read, written straight to the outbox. */
+  const hidden = (count: number) =>
+    sql`insert into change_events (id, type, resource_type, resource_id, data, audience)
+      select gen_random_uuid(), 'user.updated', 'user', gen_random_uuid(), '{}'::jsonb, 'admins'
+      from generate_series(1, ${count}::int)`.execute(api.database.db);
+
+  it('reads on past them in one request; past 100,000 it answers a new cursor, then the rest', async () => {
+    const listener = await api.signUp();
+    const { cursor: start } = await sync(listener.token);
+    await hidden(25_000);
+    const song = await makeSong(api, admin);
+    const read = async (after: string) => {
+      const res = await feed(`after=${after}&types=song.created`, listener.token);
+      expect(res.status).toBe(200);
+      return res.body;
+    };
+    const once = await read(start);
+    expect(once.data.map((e) => e.resource.id)).toEqual([song.id]);
+    expect((await read(once.nextCursor)).nextCursor).toBe(once.nextCursor);
+
+    await hidden(105_000);
+    const later = await makeSong(api, admin);
+    const passed = await read(once.nextCursor);
+    expect(passed.data).toEqual([]);
+    expect(passed.nextCursor).not.toBe(once.nextCursor);
+    const rest = await read(passed.nextCursor);
+    expect(rest.data.map((e) => e.resource.id)).toEqual([later.id]);
   });
 });
 

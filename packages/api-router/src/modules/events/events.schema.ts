@@ -31,8 +31,9 @@ export const changeEventPageSchema = z
       .max(200)
       .meta({
         description:
-          'Pass as `after` to read on: never null, also when `data` is empty (nothing new yet: ask ' +
-          'again later with the same cursor)',
+          'Pass as `after` to read on; never null. The cursor you sent, back: nothing new yet (ask ' +
+          'again later). A new cursor with an empty `data`: the read passed only events you may ' +
+          'not see; read on',
       }),
   })
   .meta({ id: 'ChangeEventPage' });

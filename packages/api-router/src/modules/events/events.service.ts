@@ -53,7 +53,7 @@ function toChangeEvent(row: changeEvents.ChangeRow): ChangeEvent {
 /**
  * The events after `after` (or from the oldest kept) that the caller may read, in commit order.
  * Numbers what committed since the last read first, so a write whose answer came back before this
- * request is in it.
+ * request is in it (unless over NUMBERED_PER_READ events were waiting).
  */
 export async function listChangeEvents(
   ctx: AuthedContext,
@@ -64,21 +64,45 @@ export async function listChangeEvents(
     throw queryFieldError('after', 'Not a cursor this feed gave out');
   }
   const types = typesOf(input.types);
-  await changeEvents.sequenceChanges(ctx.db);
-  const page = await changeEvents.readChanges(ctx.db, {
-    after,
-    types,
-    reader: { admin: isAdmin(ctx.actor), userId: ctx.actor.user.id },
-    limit: input.limit,
-  });
-  if (after !== undefined && BigInt(after) < BigInt(page.horizon)) {
+  await changeEvents.sequenceChanges(ctx.db, NUMBERED_PER_READ / changeEvents.SEQUENCE_BATCH);
+  const reader = { admin: isAdmin(ctx.actor), userId: ctx.actor.user.id };
+  const first = await changeEvents.readChanges(ctx.db, { after, types, reader, limit: input.limit });
+  if (after !== undefined && BigInt(after) < BigInt(first.horizon)) {
     throw new AppError(
       'GONE',
       'Events after this cursor are no longer kept (older than the retention): read again without `after`',
     );
   }
-  if (after !== undefined && BigInt(after) > BigInt(page.head)) {
+  if (after !== undefined && BigInt(after) > BigInt(first.head)) {
     throw queryFieldError('after', 'Not a cursor this feed gave out');
   }
-  return { data: page.rows.map(toChangeEvent), nextCursor: encodeCursor(page.scannedTo) };
+  // A read looks at a bounded window of positions; where the caller may see few of them (a
+  // filter, another user's private playlists), it reads on through a few more windows before
+  // it answers, so a short page almost always means the head was reached.
+  const rows = [...first.rows];
+  let { scannedTo, head } = first;
+  for (
+    let window = 1;
+    window < WINDOWS_PER_READ && rows.length < input.limit && scannedTo !== head;
+    window++
+  ) {
+    const next = await changeEvents.readChanges(ctx.db, {
+      after: scannedTo,
+      types,
+      reader,
+      limit: input.limit - rows.length,
+    });
+    rows.push(...next.rows);
+    ({ scannedTo, head } = next);
+  }
+  return { data: rows.map(toChangeEvent), nextCursor: encodeCursor(scannedTo) };
 }
+
+/**
+ * How many waiting events a read numbers before it reads, at most: the whole backlog but after a
+ * long time with no reader and no clean-up (the clean-up numbers up to 250,000 a run).
+ */
+const NUMBERED_PER_READ = 200_000;
+
+/** How many windows of positions (changeEvents.SCAN_WINDOW each) one read looks through at most. */
+const WINDOWS_PER_READ = 10;

@@ -7,7 +7,9 @@ export const eventDocs: Record<string, OperationDoc> = {
       'A reader starts without `after` (from the oldest event kept) and then passes each answer’s ' +
       '`nextCursor` as `after`: it sees every event once and none twice, in the order the writes ' +
       'committed, whichever instance answers, also while writes commit in another order than ' +
-      'they began. `nextCursor` is never null: an empty `data` means nothing new yet. `types` ' +
+      'they began. `nextCursor` is never null: when it is the cursor sent, there is nothing new ' +
+      'yet (ask again later with it); a page can be empty with a new cursor when the read only ' +
+      'passed events the caller may not see (read on). `types` ' +
       'filters (`song.created,playlist.*`); `limit` is 1 to 1000 (default 100). Anyone signed in ' +
       'reads song and artist events; playlist events of their own and of public playlists (a ' +
       'public playlist someone made private shows only `{id, isPublic: false}`); admins read ' +
