@@ -51,7 +51,10 @@ const scenarios: Array<[string, (fleet: Fleet) => Promise<void>]> = [
     replaysIdempotencyKeyAcrossInstances,
   ],
   ['serves every read while columns and a table are added under load', readsThroughSchemaChanges],
-  ['loses no request and no write through a rolling restart of every instance', survivesRollingRestart],
+  [
+    'loses no request and no write through a rolling restart of every instance, and its feed reader misses none',
+    survivesRollingRestart,
+  ],
   [
     'keeps every write whole when an instance is killed (SIGKILL) in the middle of them',
     keepsWritesWholeThroughSigkill,

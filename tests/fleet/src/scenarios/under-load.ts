@@ -37,8 +37,57 @@ export async function readsThroughSchemaChanges(fleet: Fleet): Promise<void> {
   expect(failed, JSON.stringify(failed.slice(0, 5))).toEqual([]);
 }
 
+/**
+ * A change-feed reader through the balancer, reading `types` after `after` in pages of five as
+ * long as it runs: every read must answer 200 (whichever instance, restarted or not). `stop` reads
+ * on until nothing is new and returns the events read, in order.
+ */
+function feedReader(fleet: Fleet, token: string, after: string, types: string) {
+  const seen: Array<{ id: string; type: string; resource: { id: string } }> = [];
+  const failures: string[] = [];
+  let cursor = after;
+  let running = true;
+  const readOnce = async () => {
+    const res = await fleet.call('GET', `/events?after=${cursor}&types=${types}&limit=5`, { token });
+    if (res.status !== 200) {
+      failures.push(`${res.status} ${JSON.stringify(res.body)}`);
+      return false;
+    }
+    seen.push(...res.body.data);
+    const moved = res.body.nextCursor !== cursor;
+    cursor = res.body.nextCursor;
+    return moved;
+  };
+  const loop = (async () => {
+    while (running) {
+      await readOnce();
+      await sleep(50);
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      while (await readOnce()) {
+        // Read on until the cursor comes back unchanged: nothing new.
+      }
+      return { seen, failures };
+    },
+  };
+}
+
 export async function survivesRollingRestart(fleet: Fleet): Promise<void> {
   const user = await fleet.signUp('roller');
+  const start = await fleet.call('GET', '/events?types=playlist.created&limit=1000', { token: user.token });
+  expect(start.status).toBe(200);
+  let after = start.body.nextCursor as string;
+  for (let page = start; page.body.data.length > 0; after = page.body.nextCursor) {
+    page = await fleet.call('GET', `/events?after=${after}&types=playlist.created&limit=1000`, {
+      token: user.token,
+    });
+  }
+  // The user's own playlists' events, read while every instance restarts.
+  const reader = feedReader(fleet, user.token, after, 'playlist.created');
   const load = fleet.steadyLoad(80, (i) =>
     i % 4 === 0
       ? { method: 'POST', path: '/playlists', token: user.token, body: { name: `Roll ${i}` }, ok: [201] }
@@ -60,6 +109,11 @@ export async function survivesRollingRestart(fleet: Fleet): Promise<void> {
     db.query<{ id: string }>('select id from playlists where user_id = $1', [user.id]),
   );
   expect(rows.map((r) => r.id).sort()).toEqual([...acknowledged].sort());
+  // The feed, read on any instance through the restarts: each creation once, none missing.
+  const { seen, failures } = await reader.stop();
+  expect(failures).toEqual([]);
+  expect(new Set(seen.map((e) => e.id)).size).toBe(seen.length);
+  expect(seen.map((e) => e.resource.id).sort()).toEqual([...acknowledged].sort());
 }
 
 export async function keepsWritesWholeThroughSigkill(fleet: Fleet): Promise<void> {
