@@ -22,6 +22,12 @@ export {
   parseEntityTags,
 } from './etag';
 export { ensureAdmin } from './modules/auth/auth.service';
+export {
+  addressRefusal,
+  checkWebhookUrl,
+  guardedLookup,
+  type UrlPolicy,
+} from './modules/webhooks/url-policy';
 export { createOpenApiDocument } from './openapi';
 export { type Operation, operationAt, operations } from './procedures';
 export { type AppRouter, appRouter } from './router';
