@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
-import { createDeps, DEFAULT_SETTINGS, ensureAdmin } from '@music/api-router';
+import { createDeps, DEFAULT_SETTINGS, DELIVERY_JOBS, deliveryQueue, ensureAdmin } from '@music/api-router';
 import { createTokenService } from '@music/auth';
-import { createDatabase, type Database, type MigrationReport, uuidv7 } from '@music/db';
+import { createDatabase, createJobs, type Database, type MigrationReport, uuidv7 } from '@music/db';
 import { createApp } from './app';
 import { requestIdOf } from './http/http';
 import { createBudgets } from './runtime/budgets';
@@ -14,7 +14,12 @@ import { startHousekeeping } from './runtime/housekeeping';
 import { createLogger } from './runtime/logger';
 import { createMailer } from './runtime/mailer';
 import { createIdempotency } from './v1/idempotency';
+import { ATTEMPT_EXPIRY_SECONDS, startWebhooks } from './webhooks/runtime';
 
+/** How often each instance offers to turn new events into webhook deliveries (first attempt within ~2 s). */
+const WEBHOOK_DISPATCH_MS = 1_000;
+/** How often some instance gives the jobs of killed instances back to the queue. */
+const JOB_MAINTENANCE_SECONDS = 5;
 /** How often an instance writes when API keys were last used. */
 const KEY_USE_FLUSH_MS = 15_000;
 export const TOKEN_ISSUER = 'music-catalogue';
@@ -76,6 +81,20 @@ export async function startServer(env: Env, injected?: { database?: Database }):
     development: env.NODE_ENV === 'development',
     log,
   });
+  const policy = {
+    allowHttp: env.WEBHOOK_ALLOW_HTTP === 'true',
+    allowPrivate: env.WEBHOOK_ALLOW_PRIVATE === 'true',
+  };
+  const jobs = createJobs(database.jobs, {
+    queues: {
+      // Retries here are for attempts whose instance died (the job expired); a failed delivery
+      // is retried on WEBHOOK_RETRY_SECONDS by the attempt itself.
+      [DELIVERY_JOBS]: { retryLimit: 20, retryDelaySeconds: 2, expireInSeconds: ATTEMPT_EXPIRY_SECONDS },
+    },
+    maintenanceSeconds: JOB_MAINTENANCE_SECONDS,
+    onError: (error) => log.warn('job queue error', { error: error.message }),
+  });
+  const queue = deliveryQueue(jobs);
   const deps = createDeps({
     db: database.db,
     tokens,
@@ -88,8 +107,10 @@ export async function startServer(env: Env, injected?: { database?: Database }):
       signupsPerAddressPerHour: env.SIGNUPS_PER_ADDRESS_PER_HOUR,
       passwordResetsPerQuarterHour: env.PASSWORD_RESETS_PER_QUARTER_HOUR,
       consoleUrl: env.CONSOLE_URL,
+      webhookUrlPolicy: policy,
     },
     mailer,
+    deliveries: queue,
   });
   if (env.ADMIN_EMAIL && env.ADMIN_PASSWORD) await ensureAdmin(deps, env.ADMIN_EMAIL, env.ADMIN_PASSWORD);
   if (env.SEED_DEMO_DATA === 'true' && env.NODE_ENV !== 'production') await seedDemoData(deps);
@@ -161,12 +182,25 @@ export async function startServer(env: Env, injected?: { database?: Database }):
           eventRetentionDays: env.EVENT_RETENTION_DAYS,
         });
 
+  const hooks = startWebhooks({
+    db: database.db,
+    jobs,
+    queue,
+    log,
+    retrySeconds: env.WEBHOOK_RETRY_SECONDS,
+    maxFailures: env.WEBHOOK_MAX_FAILURES,
+    policy,
+    dispatchEveryMs: WEBHOOK_DISPATCH_MS,
+  });
+
   let closing: Promise<void> | undefined;
   const close: RunningServer['close'] = ({ delayMs = 0, graceMs = 10_000 } = {}) => {
     closing ??= (async () => {
       draining = true;
       await connections.drain({ delayMs, graceMs });
       await housekeeping.stop();
+      // Deliveries under way get the grace to finish; the rest are given back to the queue.
+      await hooks.stop(graceMs);
       await deps.keyUse.stop();
       // After the last request: what this instance counted still counts for the others.
       await budgets.stop();

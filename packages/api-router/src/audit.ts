@@ -10,7 +10,7 @@ import type { Context } from './context';
  */
 
 /** What a record is, as an event's `target.type`. */
-export const AUDIT_TARGET_TYPES = ['user', 'artist', 'song', 'playlist', 'api_key'] as const;
+export const AUDIT_TARGET_TYPES = ['user', 'artist', 'song', 'playlist', 'api_key', 'webhook'] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 /**
@@ -44,6 +44,9 @@ export const AUDIT_ACTIONS = [
   'playlist.deleted',
   'api_key.created',
   'api_key.deleted',
+  'webhook.created',
+  'webhook.updated',
+  'webhook.deleted',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -58,6 +61,8 @@ export const AUDITED_FIELDS = {
   playlist: ['userId', 'name', 'description', 'isPublic', 'songIds'],
   // Its owner, name, scopes and expiry; never the token (it is not stored) nor its hash.
   api_key: ['userId', 'name', 'scopes', 'prefix', 'expiresAt'],
+  // Never its secret.
+  webhook: ['userId', 'url', 'events', 'description', 'enabled'],
 } as const;
 
 /** How a password's change is recorded. */
@@ -106,7 +111,7 @@ export interface AuditEventInput {
 /**
  * The change-feed event of each action, where it has one: the record it names is the target,
  * or, for a song linked to or unlinked from an artist, the song (its `artistIds` changed).
- * Reset links and API keys are not catalogue changes.
+ * Reset links, API keys and webhooks are not catalogue changes.
  */
 const FEED_OF_ACTION: Record<AuditAction, { type: ChangeType; of?: 'songId' } | null> = {
   'user.created': { type: 'user.created' },
@@ -132,6 +137,9 @@ const FEED_OF_ACTION: Record<AuditAction, { type: ChangeType; of?: 'songId' } | 
   'playlist.deleted': { type: 'playlist.deleted' },
   'api_key.created': null,
   'api_key.deleted': null,
+  'webhook.created': null,
+  'webhook.updated': null,
+  'webhook.deleted': null,
 };
 
 /** The feed's events of one audited write: its own, then the ones it caused. */

@@ -104,3 +104,26 @@ export async function publishChanges(trx: Db, changes: readonly ChangeInput[]): 
   }
   await changeEvents.insertChanges(trx, rows);
 }
+
+/**
+ * The types a list of names stands for: exact types, and `song.*`-style patterns for every type
+ * of a resource; or the first name that is neither.
+ */
+export function typesNamed(names: readonly string[]): { types: ChangeType[] } | { unknown: string } {
+  const wanted = new Set<ChangeType>();
+  for (const name of names) {
+    const [resource, verb] = name.split('.');
+    if (verb === '*' && (CHANGE_RESOURCES as readonly string[]).includes(resource ?? '')) {
+      for (const type of CHANGE_TYPES) if (type.startsWith(`${resource}.`)) wanted.add(type);
+    } else if ((CHANGE_TYPES as readonly string[]).includes(name)) {
+      wanted.add(name as ChangeType);
+    } else {
+      return { unknown: name };
+    }
+  }
+  return { types: [...wanted] };
+}
+
+/** What a `types` error says about an unknown name. */
+export const unknownTypeMessage = (name: string) =>
+  `Unknown event type ${JSON.stringify(name.slice(0, 100))}: use ${CHANGE_TYPES.join(', ')}, or song.*, artist.*, playlist.*, user.*`;

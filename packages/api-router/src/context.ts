@@ -4,6 +4,8 @@ import { apiKeys, type Db, findSessionUser, isUuid, type SessionUser } from '@mu
 import type { EntityTagCondition } from './etag';
 import { KeyUse } from './key-use';
 import { SongSearchCache } from './modules/songs/search-cache';
+import type { DeliveryQueue } from './modules/webhooks/dispatch';
+import type { UrlPolicy } from './modules/webhooks/url-policy';
 import { type ApiKeyGrant, isScope } from './scopes';
 
 export interface Logger {
@@ -31,6 +33,8 @@ export interface Settings {
   passwordResetTtlSeconds: number;
   /** The console's address as people reach it: mailed links point there. */
   consoleUrl: string;
+  /** Where webhooks may be sent (WEBHOOK_ALLOW_HTTP, WEBHOOK_ALLOW_PRIVATE). */
+  webhookUrlPolicy: UrlPolicy;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -42,6 +46,7 @@ export const DEFAULT_SETTINGS: Settings = {
   passwordResetsPerQuarterHour: 5,
   passwordResetTtlSeconds: 30 * 60,
   consoleUrl: 'http://127.0.0.1:3000',
+  webhookUrlPolicy: { allowHttp: false, allowPrivate: false },
 };
 
 /** A mail to one person, in plain text. */
@@ -66,6 +71,8 @@ export interface Deps {
   log: Logger;
   settings: Settings;
   mailer: Mailer;
+  /** Where webhook delivery attempts are queued (jobs in PostgreSQL). */
+  deliveries: DeliveryQueue;
   /** Search results over `db`, exact while the catalogue is unchanged (made by `createDeps`). */
   searchCache: SongSearchCache;
   /** When API keys were last used, written in batches (made by `createDeps`). */

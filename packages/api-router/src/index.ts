@@ -23,6 +23,13 @@ export {
 } from './etag';
 export { ensureAdmin } from './modules/auth/auth.service';
 export {
+  DELIVERY_JOBS,
+  type DeliveryAttempt,
+  type DeliveryQueue,
+  deliveryQueue,
+  dispatchWebhooks,
+} from './modules/webhooks/dispatch';
+export {
   addressRefusal,
   checkWebhookUrl,
   guardedLookup,

@@ -8,6 +8,7 @@ import { playlistsRouter } from './modules/playlists/playlists.router';
 import { searchRouter } from './modules/search/search.router';
 import { songsRouter } from './modules/songs/songs.router';
 import { usersRouter } from './modules/users/users.router';
+import { webhooksRouter } from './modules/webhooks/webhooks.router';
 import { router } from './trpc';
 
 export const appRouter = router({
@@ -20,6 +21,7 @@ export const appRouter = router({
   playlists: playlistsRouter,
   auditEvents: auditEventsRouter,
   events: eventsRouter,
+  webhooks: webhooksRouter,
   search: searchRouter,
 });
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createTokenService, hashPassword, type TokenService } from '@music/auth';
-import { type Db, insertSession, insertUser, type Role, uuidv7 } from '@music/db';
+import { createJobs, type Db, insertSession, insertUser, type Role, uuidv7 } from '@music/db';
 import { createTestDatabase, type TestDatabase } from '@music/db/testing';
 import { TRPCError } from '@trpc/server';
 import {
@@ -16,6 +16,7 @@ import {
 } from '../src/context';
 import { AppError } from '../src/errors';
 import type { EntityTagCondition } from '../src/etag';
+import { DELIVERY_JOBS, deliveryQueue } from '../src/modules/webhooks/dispatch';
 import { appRouter } from '../src/router';
 import { createCallerFactory } from '../src/trpc';
 
@@ -95,6 +96,11 @@ export interface RouterHarness {
 export async function createRouterHarness(settings: Partial<Settings> = {}): Promise<RouterHarness> {
   const database = await createTestDatabase();
   const outbox = new MailOutbox();
+  const jobs = createJobs(database.jobs, {
+    queues: { [DELIVERY_JOBS]: { retryLimit: 1, retryDelaySeconds: 1, expireInSeconds: 30 } },
+    maintenanceSeconds: 60,
+    onError: () => {},
+  });
   const deps = createDeps({
     db: database.db,
     tokens: createTokenService({ secret: randomBytes(32).toString('hex'), issuer: 'test', audience: 'test' }),
@@ -106,6 +112,8 @@ export async function createRouterHarness(settings: Partial<Settings> = {}): Pro
       ...settings,
     },
     mailer: outbox,
+    // The real queue on the test database; its tables are made only if a test queues a delivery.
+    deliveries: deliveryQueue(jobs),
   });
   const callerFor = (request: Omit<RequestInfo, 'requestId'>) =>
     createCaller(createContextInner(deps, { ...request, requestId: uuidv7() }));
@@ -116,7 +124,10 @@ export async function createRouterHarness(settings: Partial<Settings> = {}): Pro
     caller: (actor, address = '127.0.0.1') => callerFor({ actor, clientAddress: address }),
     callerIfMatch: (actor, ifMatch) => callerFor({ actor, clientAddress: '127.0.0.1', ifMatch }),
     makeActor: (role = 'user') => createActor(database.db, role),
-    close: () => database.close(),
+    close: async () => {
+      await jobs.stop();
+      await database.close();
+    },
   };
 }
 

@@ -3,7 +3,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { fuzzystrmatch } from '@electric-sql/pglite/contrib/fuzzystrmatch';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { postgresDialect } from './driver/dialect';
 import {
@@ -60,6 +60,18 @@ export interface Database {
   /** Refuses (throws) unless every migration of this release is applied and nothing newer is incompatible. */
   checkMigrations(): Promise<MigrationReport>;
   close(): Promise<void>;
+  /**
+   * Plain SQL for a job queue library (pg-boss's `db` option): a statement with parameters, or,
+   * without, a script of several. On a server it uses the pool (unnamed statements only, so it
+   * works through a transaction-mode pooler); on the embedded database it waits its turn for
+   * the one session like every other query.
+   */
+  jobs: SqlExecutor;
+}
+
+/** What a queue library needs of a database: run SQL, get rows. */
+export interface SqlExecutor {
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
 }
 
 export async function createDatabase(config: DatabaseConfig): Promise<Database> {
@@ -139,6 +151,7 @@ function createPostgres(databaseUrl: string, config: DatabaseConfig): Database {
     db,
     kind: 'postgres',
     ping: (timeoutMs = 2_000) => withTimeout(sql`select 1`.execute(db), timeoutMs),
+    jobs: { executeSql: (text, values) => pool.query(text, values) },
     migrate: () => withDirect((direct) => migrateToLatest(direct)),
     checkMigrations: () => withDirect((direct) => checkMigrations(direct)),
     close: () => db.destroy(),
@@ -160,6 +173,12 @@ async function createEmbedded(dataDir: string | undefined, loadDataDir: Blob | u
     db,
     kind: 'embedded',
     ping: (timeoutMs = 2_000) => withTimeout(sql`select 1`.execute(db), timeoutMs),
+    jobs: {
+      executeSql: (text, values) =>
+        values && values.length > 0
+          ? db.executeQuery(CompiledQuery.raw(text, values))
+          : db.connection().execute(async () => (await client.exec(text)).at(-1) ?? { rows: [] }),
+    },
     migrate: () => migrateToLatest(db),
     checkMigrations: () => checkMigrations(db),
     close: async () => {

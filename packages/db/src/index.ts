@@ -1,6 +1,13 @@
-export { connectionBudget, createDatabase, type Database, type DatabaseConfig } from './client';
+export {
+  connectionBudget,
+  createDatabase,
+  type Database,
+  type DatabaseConfig,
+  type SqlExecutor,
+} from './client';
 export { isDatabaseUnavailable, isForeignKeyViolation, isUniqueViolation } from './errors';
 export { isUuid, uuidv7 } from './ids';
+export { createJobs, executorOf, type Jobs, type JobsOptions, type NewJob, type QueueOptions } from './jobs';
 export { likeContains } from './like';
 export {
   checkMigrations,
@@ -48,4 +55,7 @@ export * from './repositories/songs';
 export * as songs from './repositories/songs';
 export * from './repositories/users';
 export * as users from './repositories/users';
+export * as webhookDeliveries from './repositories/webhook-deliveries';
+export * as webhooks from './repositories/webhooks';
 export type * from './schema';
+export type * from './schema-webhooks';

@@ -8,6 +8,8 @@ import type {
   Updateable,
 } from 'kysely';
 
+import type { WebhookDeliveriesTable, WebhookDispatchTable, WebhooksTable } from './schema-webhooks';
+
 /** Table types, kept in step with ./migrations (which are the source of truth). */
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -285,6 +287,9 @@ export interface Database {
   audit_events: AuditEventsTable;
   change_events: ChangeEventsTable;
   change_feed: ChangeFeedTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_dispatch: WebhookDispatchTable;
   search_vocabulary: SearchVocabularyTable;
   search_starts: SearchStartsTable;
 }

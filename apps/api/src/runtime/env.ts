@@ -90,6 +90,33 @@ const schema = z.object({
   AUDIT_RETENTION_DAYS: days(365),
   /** Change-feed events older than this many days are removed; an older cursor is answered 410. */
   EVENT_RETENTION_DAYS: days(30),
+  /** The waits, in seconds, before each retry of a failed webhook delivery (comma-separated; empty: none). */
+  WEBHOOK_RETRY_SECONDS: z
+    .string()
+    .regex(
+      /^\s*(\d{1,6}\s*(,\s*\d{1,6}\s*){0,19})?$/,
+      'must be up to 20 comma-separated whole numbers of seconds',
+    )
+    .transform((list) => (list.trim() === '' ? [] : list.split(',').map(Number)))
+    .pipe(
+      z.array(
+        z
+          .number()
+          .min(1, 'each wait must be at least 1 second')
+          .max(604_800, 'each wait must be at most 604800 seconds (7 days)'),
+      ),
+    )
+    .default([5, 300, 1800, 7200, 18_000, 36_000, 36_000]),
+  /** A webhook is disabled after this many failed delivery attempts in a row. */
+  WEBHOOK_MAX_FAILURES: z
+    .string()
+    .regex(/^\s*[1-9]\d{0,5}\s*$/, 'must be a whole number from 1 to 999999')
+    .transform(Number)
+    .default(50),
+  /** `true`: webhooks may use `http:` URLs (otherwise `https:` only). */
+  WEBHOOK_ALLOW_HTTP: flag('false'),
+  /** `true`: webhooks may reach loopback and private addresses (never link-local or metadata ones). */
+  WEBHOOK_ALLOW_PRIVATE: flag('false'),
   /** Seed the demo catalogue into an empty database at start-up (`pnpm dev` sets it). */
   SEED_DEMO_DATA: flag('false'),
 });

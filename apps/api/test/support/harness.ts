@@ -37,6 +37,10 @@ export function testEnv(overrides: Partial<Env> = {}): Env {
     HOUSEKEEPING_BATCH_SIZE: 5_000,
     AUDIT_RETENTION_DAYS: 365,
     EVENT_RETENTION_DAYS: 30,
+    WEBHOOK_RETRY_SECONDS: [5, 300, 1800, 7200, 18_000, 36_000, 36_000],
+    WEBHOOK_MAX_FAILURES: 50,
+    WEBHOOK_ALLOW_HTTP: 'false',
+    WEBHOOK_ALLOW_PRIVATE: 'false',
     // Off: every suite signs up and signs in from one address, far over the anonymous budget's
     // default; budgets.test.ts turns them on.
     RATE_LIMIT_PER_MINUTE: 0,

@@ -18,6 +18,7 @@ export const TARGET_WORDS: Record<TargetType, string> = {
   song: 'Song',
   playlist: 'Playlist',
   api_key: 'API key',
+  webhook: 'Webhook',
 };
 
 /** Each action in words. Every action the API knows must be here (checked by type). */
@@ -45,6 +46,9 @@ export const ACTION_WORDS: Record<AuditAction, string> = {
   'playlist.deleted': 'Playlist deleted',
   'api_key.created': 'API key made',
   'api_key.deleted': 'API key revoked',
+  'webhook.created': 'Webhook made',
+  'webhook.updated': 'Webhook changed',
+  'webhook.deleted': 'Webhook deleted',
 };
 
 export const ACTIONS = Object.keys(ACTION_WORDS) as AuditAction[];
@@ -85,7 +89,8 @@ export function historyHref(type: TargetType, id: string): string {
 
 /**
  * Where the console shows an event's target: the record's own page (songs, artists, playlists),
- * the users list for an account (it has no page of its own), nothing for an API key.
+ * the users list for an account (it has no page of its own), the webhooks page for a webhook,
+ * nothing for an API key.
  */
 export function targetHref(target: AuditEvent['target']): string | null {
   switch (target.type) {
@@ -97,6 +102,8 @@ export function targetHref(target: AuditEvent['target']): string | null {
       return `/playlists/${target.id}`;
     case 'user':
       return '/users';
+    case 'webhook':
+      return '/webhooks';
     case 'api_key':
       return null;
   }

@@ -1,5 +1,5 @@
 import { changeEvents } from '@music/db';
-import { CHANGE_RESOURCES, CHANGE_TYPES, type ChangeType } from '../../changes';
+import { type ChangeType, typesNamed, unknownTypeMessage } from '../../changes';
 import { queryFieldError } from '../../cursor';
 import { AppError } from '../../errors';
 import { type AuthedContext, isAdmin } from '../../kernel';
@@ -23,21 +23,9 @@ export function decodeCursor(cursor: string): string | undefined {
 /** `types` as the list of types it names (`song.*`: every type of songs), or a 422 on `types`. */
 function typesOf(types: string | undefined): ChangeType[] | undefined {
   if (types === undefined) return undefined;
-  const wanted = new Set<ChangeType>();
-  for (const part of types.split(',').map((t) => t.trim())) {
-    const [resource, verb] = part.split('.');
-    if (verb === '*' && (CHANGE_RESOURCES as readonly string[]).includes(resource ?? '')) {
-      for (const type of CHANGE_TYPES) if (type.startsWith(`${resource}.`)) wanted.add(type);
-    } else if ((CHANGE_TYPES as readonly string[]).includes(part)) {
-      wanted.add(part as ChangeType);
-    } else {
-      throw queryFieldError(
-        'types',
-        `Unknown event type ${JSON.stringify(part.slice(0, 100))}: use ${CHANGE_TYPES.join(', ')}, or song.*, artist.*, playlist.*, user.*`,
-      );
-    }
-  }
-  return [...wanted];
+  const named = typesNamed(types.split(',').map((t) => t.trim()));
+  if ('unknown' in named) throw queryFieldError('types', unknownTypeMessage(named.unknown));
+  return named.types;
 }
 
 function toChangeEvent(row: changeEvents.ChangeRow): ChangeEvent {
