@@ -93,7 +93,7 @@ export function startWebhooks(options: WebhookRuntimeOptions): { stop(graceMs?: 
 async function attempt(options: WebhookRuntimeOptions, job: DeliveryAttempt): Promise<void> {
   const { db, log } = options;
   const delivery = await webhookDeliveries.findDeliveryToSend(db, job.deliveryId);
-  if (!delivery || delivery.status !== 'pending' || delivery.attempts >= job.attempt) return;
+  if (delivery?.status !== 'pending' || delivery.attempts >= job.attempt) return;
   // A disabled webhook is sent nothing automatically; a ping or a delivery sent again by hand is sent.
   if (!delivery.enabled && job.wait >= 0) {
     await db.transaction().execute((trx) =>

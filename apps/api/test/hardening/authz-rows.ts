@@ -2,13 +2,19 @@ import type { Client } from '../support/harness';
 import { API_KEY_ROWS } from './authz-api-keys';
 import { CATALOGUE_ROWS } from './authz-catalogue';
 import { ACCOUNT_ROWS, type Entry, type Input } from './authz-rules';
+import { WEBHOOK_ROWS } from './authz-webhooks';
 import { procedureAt, type Transport, type TrpcClient } from './support';
 
 /**
  * Every row of the authorization matrix, one per procedure (authz-rules.ts, authz-api-keys.ts,
- * authz-catalogue.ts), read by the matrix of sessions and by the matrix of API keys.
+ * authz-catalogue.ts, authz-webhooks.ts), read by the matrix of sessions and by the matrix of API keys.
  */
-export const MATRIX: Record<string, Entry> = { ...ACCOUNT_ROWS, ...API_KEY_ROWS, ...CATALOGUE_ROWS };
+export const MATRIX: Record<string, Entry> = {
+  ...ACCOUNT_ROWS,
+  ...API_KEY_ROWS,
+  ...CATALOGUE_ROWS,
+  ...WEBHOOK_ROWS,
+};
 
 /** A procedure called on either transport: on /v1 by its route, the input spread over path, query and body. */
 export function sendTo(

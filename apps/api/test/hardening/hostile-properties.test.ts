@@ -1,13 +1,15 @@
-import { createActor, type SignedActor } from '@music/api-router/testing';
+import { createActor } from '@music/api-router/testing';
 import { type Db, setPlaylistSongs, setSongArtists, uuidv7 } from '@music/db';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Response } from '../support/harness';
 import { encodeSegment, mutated, pathId, queryString, wire } from './hostile-arbitraries';
+import { EXAMPLES, type Fixtures, type Input, type Who } from './hostile-examples';
 import {
   errorShapeOk,
   insertApiKeyRow,
+  insertWebhookRow,
   procedureAt,
   procedurePaths,
   startWatchedApi,
@@ -32,104 +34,6 @@ import {
 const RUNS = Number(process.env.HARDENING_RUNS ?? 12);
 const SEED = process.env.HARDENING_SEED ? Number(process.env.HARDENING_SEED) : 20_261_123;
 
-type Input = Record<string, unknown>;
-type Who = 'anonymous' | 'user' | 'admin';
-
-interface Fixtures {
-  user: SignedActor;
-  admin: SignedActor;
-  /** Someone else: nothing of theirs may change through a non-admin's request. */
-  victim: SignedActor;
-  artistIds: string[];
-  songIds: string[];
-  playlistIds: string[];
-  /** The victim's API key and the user's own. */
-  keyIds: string[];
-}
-
-/** A valid input per procedure, path params left out; the mutations start from these. */
-const EXAMPLES: Record<string, (f: Fixtures) => Input> = {
-  'auth.login': (f) => ({ email: f.victim.user.email, password: 'not-the-password' }),
-  'auth.refresh': () => ({ refreshToken: 'not-a-refresh-token' }),
-  'auth.logout': () => ({}),
-  'auth.me': () => ({}),
-  'auth.requestPasswordReset': (f) => ({ email: f.victim.user.email }),
-  'auth.resetPassword': () => ({ token: 'not-a-reset-token', password: 'a-good-password' }),
-  'users.list': () => ({ role: 'user', search: 'a', sort: '-username,createdAt', page: 1, limit: 10 }),
-  'users.profiles': (f) => ({
-    ids: `${f.user.user.id},${f.victim.user.id}`,
-    search: 'a',
-    page: 1,
-    limit: 10,
-  }),
-  'users.create': () => ({ username: 'Prop', email: 'prop@example.com', password: 'a-good-password' }),
-  'users.get': () => ({}),
-  'users.update': (f) => ({ username: 'Prop', email: f.user.user.email, password: 'a-good-password' }),
-  'users.delete': () => ({}),
-  'users.setRole': () => ({ role: 'admin' }),
-  'users.patch': () => ({ username: 'Prop', password: 'a-good-password', currentPassword: 'a-guess' }),
-  'users.passwordResetLink': () => ({}),
-  'artists.list': () => ({ search: 'a', sort: '-createdAt,name', page: 1, limit: 10 }),
-  'artists.create': (f) => ({ name: 'Prop artist', bio: 'b', userId: f.victim.user.id }),
-  'artists.get': () => ({}),
-  'artists.replace': () => ({ name: 'Prop artist', bio: null }),
-  'artists.update': () => ({ name: 'Prop artist' }),
-  'artists.delete': () => ({}),
-  'artists.songs': () => ({ page: 1, limit: 10 }),
-  'artists.linkSong': () => ({}),
-  'artists.unlinkSong': () => ({}),
-  'songs.list': (f) => ({
-    search: 'song',
-    genre: 'rock',
-    artistId: f.artistIds[0],
-    sort: '-releaseYear,album',
-    page: 1,
-    limit: 10,
-  }),
-  'songs.create': (f) => ({
-    title: 'Prop song',
-    album: 'A',
-    genre: 'g',
-    duration: 100,
-    releaseYear: 2000,
-    artistIds: [f.artistIds[0]],
-  }),
-  'songs.get': () => ({}),
-  'songs.update': (f) => ({ title: 'Prop song', duration: 10, artistIds: [f.artistIds[1]] }),
-  'songs.delete': () => ({}),
-  'genres.list': () => ({ search: 'rock', page: 1, limit: 10 }),
-  'search.find': () => ({ q: 'prop song', types: 'songs,artists,albums,playlists', limit: 5 }),
-  'playlists.list': (f) => ({ userId: f.user.user.id, page: 1, limit: 10 }),
-  'playlists.create': (f) => ({
-    name: 'Prop list',
-    description: 'd',
-    isPublic: true,
-    songIds: [f.songIds[0]],
-  }),
-  'playlists.get': () => ({}),
-  'playlists.replace': (f) => ({ name: 'Prop list', songIds: [f.songIds[1], f.songIds[0]] }),
-  'playlists.delete': () => ({}),
-  'playlists.songs': () => ({ page: 1, limit: 10 }),
-  'playlists.addSong': (f) => ({ songId: f.songIds[2] }),
-  'playlists.removeSong': () => ({}),
-  'apiKeys.create': () => ({
-    name: 'Prop key',
-    scopes: ['catalogue:read'],
-    expiresAt: '2030-01-01T00:00:00Z',
-  }),
-  'apiKeys.list': (f) => ({ userId: f.victim.user.id, page: 1, limit: 10 }),
-  'apiKeys.get': () => ({}),
-  'apiKeys.delete': () => ({}),
-  'auditEvents.list': (f) => ({
-    actorId: f.user.user.id,
-    action: 'song.created',
-    targetType: 'song',
-    since: '2026-01-01T00:00:00Z',
-    limit: 10,
-  }),
-  'events.list': () => ({ types: 'song.*,user.created', limit: 10 }),
-};
-
 const { api, trpc } = await startWatchedApi({
   LOGIN_MAX_FAILURES_PER_EMAIL: 100_000,
   LOGIN_MAX_FAILURES_PER_ADDRESS: 100_000,
@@ -151,7 +55,14 @@ const fixtures: Fixtures = {
     (await insertApiKeyRow(api.database.db, victim.user.id, ['catalogue:read'])).id,
     (await insertApiKeyRow(api.database.db, user.user.id, ['catalogue:read'])).id,
   ],
+  webhookIds: [],
+  deliveryIds: [],
 };
+for (const owner of [victim, user]) {
+  const hook = await insertWebhookRow(api.database.db, owner.user.id);
+  fixtures.webhookIds.push(hook.id);
+  fixtures.deliveryIds.push(hook.deliveryId);
+}
 
 /** Everything a non-admin must never be able to change: other users, the catalogue. */
 async function othersDigest(db: Db, f: Fixtures): Promise<string> {
@@ -162,7 +73,10 @@ async function othersDigest(db: Db, f: Fixtures): Promise<string> {
         where t.playlist_id in (select id from playlists where user_id <> ${f.user.user.id})),
       (select md5(string_agg(t::text, '|' order by t.id)) from artists t),
       (select md5(string_agg(t::text, '|' order by t.id)) from songs t),
-      (select md5(string_agg(t::text, '|' order by t.song_id, t.artist_id)) from song_artists t)
+      (select md5(string_agg(t::text, '|' order by t.song_id, t.artist_id)) from song_artists t),
+      -- What a webhook's owner sets (its failures move with deliveries, in the background).
+      (select md5(string_agg(concat_ws(',', t.id, t.url, t.events::text, t.description), '|' order by t.id))
+        from webhooks t where t.user_id <> ${f.user.user.id})
     ) as digest`.execute(db);
   return rows[0]!.digest;
 }
@@ -211,6 +125,8 @@ function poolFor(param: string, f: Fixtures, throwaway: boolean): string[] {
   if (param === 'artistId') return f.artistIds;
   if (param === 'songId') return f.songIds;
   if (param === 'keyId') return f.keyIds;
+  if (param === 'webhookId') return f.webhookIds;
+  if (param === 'deliveryId') return f.deliveryIds;
   return f.playlistIds;
 }
 

@@ -10,6 +10,8 @@ import {
   setPlaylistSongs,
   setSongArtists,
   uuidv7,
+  webhookDeliveries,
+  webhooks,
 } from '@music/db';
 import { songRow } from '@music/db/testing';
 import { sql } from 'kysely';
@@ -167,6 +169,22 @@ async function watchWrites(db: Db): Promise<void> {
   await sql`drop trigger if exists api_keys_hardening_writes on api_keys`.execute(db);
   await sql`create trigger api_keys_hardening_writes after insert or delete
     on api_keys for each row execute function hardening_count_write()`.execute(db);
+  // Webhooks and deliveries count as their owners change them, not as deliveries are attempted
+  // (in the background): a webhook's failures and a delivery's attempts are the worker's.
+  await sql`drop trigger if exists webhooks_hardening_writes on webhooks`.execute(db);
+  await sql`create trigger webhooks_hardening_writes after insert or delete or update of url, events, description
+    on webhooks for each row execute function hardening_count_write()`.execute(db);
+  await sql`drop trigger if exists webhooks_enabled_hardening_writes on webhooks`.execute(db);
+  await sql`create trigger webhooks_enabled_hardening_writes after update of enabled on webhooks for each row
+    when (old.failures = new.failures) execute function hardening_count_write()`.execute(db);
+  await sql`drop trigger if exists deliveries_hardening_writes on webhook_deliveries`.execute(db);
+  // The dispatcher's deliveries are background writes: a request makes only test pings.
+  await sql`create trigger deliveries_hardening_writes after insert on webhook_deliveries
+    for each row when (new.event_type = 'webhook.ping') execute function hardening_count_write()`.execute(db);
+  await sql`drop trigger if exists deliveries_resent_hardening_writes on webhook_deliveries`.execute(db);
+  await sql`create trigger deliveries_resent_hardening_writes after update on webhook_deliveries for each row
+    when (old.attempts = new.attempts and old.status <> 'pending' and new.status = 'pending')
+    execute function hardening_count_write()`.execute(db);
   for (const table of WATCHED) {
     await sql`drop trigger if exists ${sql.ref(`${table}_hardening_writes`)} on ${sql.table(table)}`.execute(
       db,
@@ -180,7 +198,8 @@ async function watchWrites(db: Db): Promise<void> {
 export async function startWatchedApi(
   overrides: Partial<Env> = {},
 ): Promise<{ api: TestApi; trpc: TrpcClient }> {
-  const api = await startTestApi(overrides);
+  // Webhooks may point at loopback (DEAD_HOOK_URL): no test reaches beyond this machine.
+  const api = await startTestApi({ WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE: 'true', ...overrides });
   await watchWrites(api.database.db);
   return { api, trpc: trpcOf(api) };
 }
@@ -220,4 +239,28 @@ export async function insertApiKeyRow(
     expiresAt: null,
   });
   return { id, token: made.token };
+}
+
+/** A loopback URL nothing listens on (the discard port): deliveries to it fail at once. */
+export const DEAD_HOOK_URL = 'http://127.0.0.1:9/hook';
+
+/** A webhook of `userId`'s (song events to DEAD_HOOK_URL) and one failed delivery of it, straight in the database. */
+export async function insertWebhookRow(db: Db, userId: string): Promise<{ id: string; deliveryId: string }> {
+  const hook = await webhooks.insertWebhook(db, {
+    id: uuidv7(),
+    userId,
+    url: DEAD_HOOK_URL,
+    events: ['song.*'],
+    description: null,
+    secret: `whsec_${Buffer.alloc(24, 1).toString('base64')}`,
+  });
+  const [deliveryId] = await webhookDeliveries.insertDeliveries(db, [
+    { id: uuidv7(), webhookId: hook.id, eventId: uuidv7(), eventType: 'song.created', payload: '{}' },
+  ]);
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'failed', attempts: 1 })
+    .where('id', '=', deliveryId!)
+    .execute();
+  return { id: hook.id, deliveryId: deliveryId! };
 }

@@ -28,7 +28,7 @@ describe('GET /v1/openapi.json', () => {
     expect(served.headers.get('content-type')).toMatch(/^application\/json/);
     expect(served.headers.get('etag')).toMatch(/^"[^"]+"$/);
     expect(doc.openapi).toBe('3.1.0');
-    expect(doc.info.version).toBe('1.6.0');
+    expect(doc.info.version).toBe('1.7.0');
     expect(doc.info.description).toMatch(/New in 1\.1/);
     expect(doc.servers).toEqual([expect.objectContaining({ url: '/v1', 'x-internal': false })]);
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({

@@ -1,5 +1,5 @@
 /** The document's version: the contract it describes. */
-export const API_VERSION = '1.6.0';
+export const API_VERSION = '1.7.0';
 
 /**
  * What holds for every operation, said once: client generators put it at the top of the
@@ -35,6 +35,7 @@ export const INFO_DESCRIPTION = `Users, artists, songs and playlists of a music 
 - Songs carry an optional \`isrc\` (unique; \`GET /songs?isrc=\` finds it).
 - \`GET /events\`: the change feed. Every change to songs, artists, playlists and users, in commit order, read on with a cursor; 410 \`GONE\` (a new error code) for a cursor older than the events kept.
 - Reading many: \`ids\` on songs, playlists and users; \`expand=artists\` on song reads; \`cursor\` paging (stable under inserts) beside \`page\`; every list has a weak \`ETag\` and answers \`If-None-Match\` with 304.
+- Webhooks: \`POST /webhooks\` with a URL and event types; each event is POSTed to it as the feed shows it, signed as Standard Webhooks say (\`webhook-id\`, \`webhook-timestamp\`, \`webhook-signature\`), retried on a schedule, with the deliveries listed, sent again on request, and a test ping.
 - Every 201 that made something readable by id has a \`Location\`. The error schema is \`ApiError\` (\`Error\` stays as an alias).`;
 
 /** Every tag with what its operations are about. */
@@ -57,6 +58,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
     'The audit trail (admins): who wrote what, when, from where, with each changed field before and after. Events are kept AUDIT_RETENTION_DAYS days (a year by default).',
   events:
     'The change feed: every change, in the order the writes committed, for programs that keep a copy of the catalogue or react to changes. Readable with any session, or an API key with `events:read`. Events are kept EVENT_RETENTION_DAYS days (30 by default).',
+  webhooks:
+    'Changes pushed instead of polled: each event of the types a webhook asked for is POSTed to its URL, signed as Standard Webhooks say, retried until the receiver takes it. Any session manages its own (admins anyone’s), or an API key with `webhooks:write`.',
   operations:
     'Health checks for load balancers and supervisors, and this document. Public, and not under a request budget.',
 };

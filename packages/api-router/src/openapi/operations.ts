@@ -4,6 +4,7 @@ import { authAndUserDocs } from './operations/auth-users';
 import { catalogueDocs } from './operations/catalogue';
 import { eventDocs } from './operations/events';
 import { playlistDocs } from './operations/playlists';
+import { webhookDocs } from './operations/webhooks';
 import type { OperationDoc } from './types';
 
 export type { OperationDoc };
@@ -15,6 +16,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   ...playlistDocs,
   ...auditDocs,
   ...eventDocs,
+  ...webhookDocs,
 };
 
 const pascal = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);

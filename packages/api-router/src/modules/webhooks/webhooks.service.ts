@@ -64,6 +64,8 @@ export async function createWebhook(
   }
   // The webhook starts at the feed's head: what committed before it is numbered first, so every
   // write answered before this request is before its start, and everything after is sent.
+  // The queue's tables are made with the first webhook, here rather than at its first delivery.
+  await ctx.deliveries.ready();
   await changeEvents.sequenceChanges(ctx.db, 4);
   const secret = newSecret();
   const row = await ctx.db.transaction().execute(async (trx) => {
