@@ -619,7 +619,7 @@ export interface paths {
          * The audit trail: every write, newest first (admin only)
          * @description Filters combine: `targetType` and `targetId` (the record written), `actorId` (the user who wrote), `action`, `since` (inclusive) and `until` (exclusive). A page holds `limit` events (1 to 100, default 20); follow `nextCursor` until it is null. `changes` holds each changed field as `{ "before", "after" }` (a creation from null, a deletion to null; a song linked to or unlinked from an artist, or added to or removed from a playlist, as `songId`); a password appears only as the string `"changed"`. An update that changes only the role is `user.role_changed`, only the password `user.password_changed`; a playlist replace that only reorders its songs is `playlist.songs_reordered`. `actor.userId` is null for an anonymous sign-up; a password reset confirmed with a mailed link names the account’s own user. Events are removed after AUDIT_RETENTION_DAYS days (365 by default).
          *
-         *     One event per committed write, recorded in the write’s own transaction: a refused or failed write, or one that changed nothing, records none. Actions: `user.created`, `user.updated`, `user.role_changed`, `user.password_changed`, `user.password_reset`, `user.reset_link_created`, `user.deleted`, `artist.created`, `artist.updated`, `artist.deleted`, `artist.song_linked`, `artist.song_unlinked`, `song.created`, `song.updated`, `song.deleted`, `playlist.created`, `playlist.updated`, `playlist.songs_reordered`, `playlist.song_added`, `playlist.song_removed`, `playlist.deleted`, `api_key.created`, `api_key.deleted`. Paged by `cursor` (the previous page’s `nextCursor`), not by page number.
+         *     One event per committed write, recorded in the write’s own transaction: a refused or failed write, or one that changed nothing, records none. Actions: `user.created`, `user.updated`, `user.role_changed`, `user.password_changed`, `user.password_reset`, `user.reset_link_created`, `user.deleted`, `artist.created`, `artist.updated`, `artist.deleted`, `artist.song_linked`, `artist.song_unlinked`, `song.created`, `song.updated`, `song.deleted`, `playlist.created`, `playlist.updated`, `playlist.songs_reordered`, `playlist.song_added`, `playlist.song_removed`, `playlist.deleted`, `api_key.created`, `api_key.deleted`, `webhook.created`, `webhook.updated`, `webhook.deleted`. Paged by `cursor` (the previous page’s `nextCursor`), not by page number.
          */
         get: operations["auditEvents-list"];
         put?: never;
@@ -646,6 +646,126 @@ export interface paths {
         get: operations["events-list"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your webhooks, oldest first (admins: anyone’s, with `userId`)
+         * @description Without their secrets, which are shown only when a webhook is made.
+         */
+        get: operations["webhooks-list"];
+        put?: never;
+        /**
+         * Make a webhook: events of the types asked for are POSTed to its URL (its secret is shown this once)
+         * @description Keep the `secret`: it is never shown again. Each delivery is a POST of one event as JSON, the same object the change feed (`GET /events`) gives, with the headers `webhook-id` (the delivery’s id: the same on every attempt, so deduplicate on it), `webhook-timestamp` (Unix seconds) and `webhook-signature` (`v1,` and the base64 HMAC-SHA256 of `id.timestamp.body` with the secret’s bytes), as Standard Webhooks say: their libraries verify it. Answer any 2xx within 10 seconds. The first attempt comes within seconds of the write; a failed one (any other status, or no answer within 10 s) is retried after each wait of WEBHOOK_RETRY_SECONDS (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h by default: about 27 hours), then the delivery is `failed`. After WEBHOOK_MAX_FAILURES failed attempts in a row (50 by default) the webhook is disabled (`enabled: false`, `disabledReason`) until its owner enables it again. A webhook is sent the events its owner may read at the time (as `GET /events` would show them), from its creation on; `user.*` events are for admins only. The URL must be `https:` (`http:` only where the operator set WEBHOOK_ALLOW_HTTP), carry no user name or password, and resolve only to public addresses: link-local and cloud metadata addresses never, loopback and private ones only where the operator set WEBHOOK_ALLOW_PRIVATE. It is checked again as each delivery connects, and redirects are never followed.
+         *
+         *     Each event is sent as JSON, the change feed’s representation of it, signed as Standard Webhooks say (`webhook-id`, `webhook-timestamp`, `webhook-signature`). It is sent the events its owner may read, from its creation on. At most 25 webhooks an account (409 beyond).
+         */
+        post: operations["webhooks-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{webhookId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One of your webhooks (admins: anyone’s)
+         * @description `failures` counts failed attempts in a row; a success sets it back to 0.
+         */
+        get: operations["webhooks-get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook and its deliveries: nothing more is sent
+         * @description Its deliveries go with it, and nothing more is sent, also no retry already queued.
+         */
+        delete: operations["webhooks-delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook’s URL, types or description; pause it, or enable it again
+         * @description Fields left out stay as they are. `enabled: true` enables a disabled webhook again (its failures in a row start from 0; events written while it was disabled are not sent); `enabled: false` pauses it. The URL must be `https:` (`http:` only where the operator set WEBHOOK_ALLOW_HTTP), carry no user name or password, and resolve only to public addresses: link-local and cloud metadata addresses never, loopback and private ones only where the operator set WEBHOOK_ALLOW_PRIVATE. It is checked again as each delivery connects, and redirects are never followed.
+         */
+        patch: operations["webhooks-update"];
+        trace?: never;
+    };
+    "/webhooks/{webhookId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook’s deliveries, newest first: status, attempts, the last answer
+         * @description One delivery per event (and per test ping): its status, how many attempts were made, when the next is due, and the last attempt’s answer: its status and the first 1 KiB of its body (no more is kept), or why there was none. Pages of `limit` (1 to 100), newest first.
+         *
+         *     Paged by `cursor` (the previous page’s `nextCursor`), not by page number.
+         */
+        get: operations["webhooks-deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{webhookId}/deliveries/{deliveryId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again, now (same body, same `webhook-id`)
+         * @description For a delivery that `succeeded` or `failed`: one more attempt, within seconds, with the same body and `webhook-id`, also to a disabled webhook. Its outcome shows in the deliveries list.
+         *
+         *     One attempt, made within seconds. A delivery still pending is already being sent: 409.
+         */
+        post: operations["webhooks-retryDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{webhookId}/ping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event (`webhook.ping`) now, to see the URL and the signature work
+         * @description A `webhook.ping` event (`data`: the webhook’s id and URL), signed like every delivery, sent within seconds, even to a disabled webhook: to check the receiver and its verification.
+         *
+         *     Sent even to a disabled webhook; it shows among the deliveries.
+         */
+        post: operations["webhooks-ping"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1034,11 +1154,11 @@ export interface components {
                 apiKeyId: string | null;
             };
             /** @enum {string} */
-            action: "user.created" | "user.updated" | "user.role_changed" | "user.password_changed" | "user.password_reset" | "user.reset_link_created" | "user.deleted" | "artist.created" | "artist.updated" | "artist.deleted" | "artist.song_linked" | "artist.song_unlinked" | "song.created" | "song.updated" | "song.deleted" | "playlist.created" | "playlist.updated" | "playlist.songs_reordered" | "playlist.song_added" | "playlist.song_removed" | "playlist.deleted" | "api_key.created" | "api_key.deleted";
+            action: "user.created" | "user.updated" | "user.role_changed" | "user.password_changed" | "user.password_reset" | "user.reset_link_created" | "user.deleted" | "artist.created" | "artist.updated" | "artist.deleted" | "artist.song_linked" | "artist.song_unlinked" | "song.created" | "song.updated" | "song.deleted" | "playlist.created" | "playlist.updated" | "playlist.songs_reordered" | "playlist.song_added" | "playlist.song_removed" | "playlist.deleted" | "api_key.created" | "api_key.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted";
             /** @description The record written */
             target: {
                 /** @enum {string} */
-                type: "user" | "artist" | "song" | "playlist" | "api_key";
+                type: "user" | "artist" | "song" | "playlist" | "api_key" | "webhook";
                 /** Format: uuid */
                 id: string;
             };
@@ -1085,6 +1205,113 @@ export interface components {
             data: {
                 [key: string]: unknown;
             };
+        };
+        CreatedWebhook: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uuid
+             * @description Whose webhook it is: it is sent what they may read
+             */
+            userId: string;
+            url: string;
+            events: string[];
+            description: string | null;
+            /** @description False once paused by its owner, or after too many failed deliveries in a row */
+            enabled: boolean;
+            /**
+             * Format: int64
+             * @description Failed delivery attempts in a row
+             */
+            failures: number;
+            disabledAt: string | null;
+            /** @description Why it is disabled, in words; null while enabled */
+            disabledReason: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T12:00:00Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T12:00:00Z
+             */
+            updatedAt: string;
+            /** @description Signs every delivery (`whsec_…`, as Standard Webhooks write it): shown this once. Verify the `webhook-signature` header with it. */
+            secret: string;
+        };
+        Webhook: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uuid
+             * @description Whose webhook it is: it is sent what they may read
+             */
+            userId: string;
+            url: string;
+            events: string[];
+            description: string | null;
+            /** @description False once paused by its owner, or after too many failed deliveries in a row */
+            enabled: boolean;
+            /**
+             * Format: int64
+             * @description Failed delivery attempts in a row
+             */
+            failures: number;
+            disabledAt: string | null;
+            /** @description Why it is disabled, in words; null while enabled */
+            disabledReason: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T12:00:00Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T12:00:00Z
+             */
+            updatedAt: string;
+        };
+        WebhookDeliveryPage: {
+            data: components["schemas"]["WebhookDelivery"][];
+            /** @description Pass as `cursor` for the next (older) page; null on the last page */
+            nextCursor: string | null;
+        };
+        WebhookDelivery: {
+            /**
+             * Format: uuid
+             * @description Sent as `webhook-id` on every attempt of this delivery: receivers deduplicate by it
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The change-feed event sent (a test ping has its own id)
+             */
+            eventId: string;
+            /** @description Its type; `webhook.ping` for a test ping */
+            eventType: string;
+            /**
+             * @description `pending`: an attempt is due or under way; `failed`: every retry failed
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed";
+            /** Format: int64 */
+            attempts: number;
+            /** @description When the next attempt is due (pending only) */
+            nextAttemptAt: string | null;
+            lastAttemptAt: string | null;
+            /** @description The last attempt’s HTTP status; null when there was no answer */
+            responseStatus: number | null;
+            /** @description The first 1 KiB of the last answer’s body (no more is kept) */
+            responseBody: string | null;
+            /** @description Why the last attempt got no answer (or was not made) */
+            error: string | null;
+            durationMs: number | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T12:00:00Z
+             */
+            createdAt: string;
         };
         /** @description The kinds asked for, each best first: not a list, so no pagination */
         SearchResult: {
@@ -1298,6 +1525,41 @@ export interface components {
              * @description The song to append (any letter case)
              */
             songId: string;
+        };
+        WebhookCreate: {
+            /**
+             * @description Where events are POSTed: an `https:` URL (`http:` only where the service allows it) whose host resolves to public addresses only (checked by the service, and again at each delivery)
+             * @example https://hooks.example.com/music
+             */
+            url: string;
+            /**
+             * @description The event types to send (checked by the service): `song.created`, `song.updated`, `song.deleted`, `artist.created`, `artist.updated`, `artist.deleted`, `playlist.created`, `playlist.updated`, `playlist.deleted`, `user.created`, `user.updated`, `user.deleted`; `song.*` stands for every type of songs. `user.*` events are for admins only.
+             * @example [
+             *       "song.*",
+             *       "artist.created"
+             *     ]
+             */
+            events: string[];
+            /** @description Up to 500 characters: what it is for */
+            description?: string;
+        };
+        WebhookUpdate: {
+            /**
+             * @description Where events are POSTed: an `https:` URL (`http:` only where the service allows it) whose host resolves to public addresses only (checked by the service, and again at each delivery)
+             * @example https://hooks.example.com/music
+             */
+            url?: string;
+            /**
+             * @description The event types to send (checked by the service): `song.created`, `song.updated`, `song.deleted`, `artist.created`, `artist.updated`, `artist.deleted`, `playlist.created`, `playlist.updated`, `playlist.deleted`, `user.created`, `user.updated`, `user.deleted`; `song.*` stands for every type of songs. `user.*` events are for admins only.
+             * @example [
+             *       "song.*",
+             *       "artist.created"
+             *     ]
+             */
+            events?: string[];
+            description?: string | null;
+            /** @description `true` enables it again (its failures in a row start from 0); `false` pauses it */
+            enabled?: boolean;
         };
         /** @description Every error but a validation failure. `code` is stable; `message` may change. A 422 is a `ValidationError` instead. */
         ApiError: {
@@ -1745,6 +2007,11 @@ export interface components {
          * @example 01970a40-3c4d-7e5f-a06b-7c8d9e0f1a05
          */
         PlaylistId: string;
+        /**
+         * @description The webhook's id (UUID, any letter case)
+         * @example 01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03
+         */
+        WebhookId: string;
         /**
          * @description Comma-separated things to add to each song: `artists` (the song’s artists, in `artistIds` order, as `artists`). Without it the song is answered as ever. Anything else is a 422.
          * @example artists
@@ -4523,7 +4790,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Only events about this kind of record: `user`, `artist`, `song`, `playlist`, `api_key`
+                 * @description Only events about this kind of record: `user`, `artist`, `song`, `playlist`, `api_key`, `webhook`
                  * @example song
                  */
                 targetType?: string;
@@ -4535,7 +4802,7 @@ export interface operations {
                 /** @description Only events of writes by this user (their id) */
                 actorId?: string;
                 /**
-                 * @description Only events of this action: `user.created`, `user.updated`, `user.role_changed`, `user.password_changed`, `user.password_reset`, `user.reset_link_created`, `user.deleted`, `artist.created`, `artist.updated`, `artist.deleted`, `artist.song_linked`, `artist.song_unlinked`, `song.created`, `song.updated`, `song.deleted`, `playlist.created`, `playlist.updated`, `playlist.songs_reordered`, `playlist.song_added`, `playlist.song_removed`, `playlist.deleted`, `api_key.created`, `api_key.deleted`
+                 * @description Only events of this action: `user.created`, `user.updated`, `user.role_changed`, `user.password_changed`, `user.password_reset`, `user.reset_link_created`, `user.deleted`, `artist.created`, `artist.updated`, `artist.deleted`, `artist.song_linked`, `artist.song_unlinked`, `song.created`, `song.updated`, `song.deleted`, `playlist.created`, `playlist.updated`, `playlist.songs_reordered`, `playlist.song_added`, `playlist.song_removed`, `playlist.deleted`, `api_key.created`, `api_key.deleted`, `webhook.created`, `webhook.updated`, `webhook.deleted`
                  * @example song.updated
                  */
                 action?: string;
@@ -4688,6 +4955,552 @@ export interface operations {
             410: components["responses"]["Gone"];
             /** @description An unknown type in `types`, or an `after` this feed did not give out (`field` names the parameter) */
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "webhooks-list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number, from 1 (default 1). Not with `cursor`.
+                 * @example 1
+                 */
+                page?: components["parameters"]["Page"];
+                /**
+                 * @description Items per page, 1 to 100
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /** @description Cursor mode: empty for the first page, then the `pagination.nextCursor` of the page before. Pages stay exact while rows are added or removed (none skipped or repeated); no `total` is counted. Opaque; one made for another list or `sort`, or altered, is a 422. Not with `page`. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Whose webhooks (admins only); default: your own */
+                userId?: string;
+            };
+            header?: {
+                /**
+                 * @description Answer 304 without a body when the current `ETag` is one of these (or any, with `*`).
+                 * @example "q8PUVmQ4xw2Jx0lJ6pUoO2mEJbY"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01970a3e-9b64-7e3b-8c8d-7a5f4e3d2c1d",
+                     *           "userId": "01970a3e-9b64-7e3b-8c8d-7a5f4e3d2c10",
+                     *           "url": "https://hooks.example.com/music",
+                     *           "events": [
+                     *             "song.*",
+                     *             "artist.created"
+                     *           ],
+                     *           "description": "Mirror of the catalogue",
+                     *           "enabled": true,
+                     *           "failures": 0,
+                     *           "disabledAt": null,
+                     *           "disabledReason": null,
+                     *           "createdAt": "2026-12-02T10:00:00Z",
+                     *           "updatedAt": "2026-12-02T10:00:00Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "limit": 20,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Webhook"][];
+                        pagination: components["schemas"]["Pagination"] | components["schemas"]["CursorPagination"];
+                    };
+                };
+            };
+            304: components["responses"]["NotModified"];
+            /** @description Malformed request: a query parameter is malformed or out of range (`page=0`, `limit=101`); `If-None-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description A non-admin naming another user’s `userId`; or an API key without the scope `webhooks:write` (`WWW-Authenticate` names it) */
+            403: components["responses"]["Forbidden"];
+            /** @description No user with this `userId` */
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "webhooks-create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://hooks.example.com/music",
+                 *       "events": [
+                 *         "song.*",
+                 *         "artist.created"
+                 *       ],
+                 *       "description": "Mirror of the catalogue"
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookCreate"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    Location: components["headers"]["Location"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01970a3e-9b64-7e3b-8c8d-7a5f4e3d2c1d",
+                     *       "userId": "01970a3e-9b64-7e3b-8c8d-7a5f4e3d2c10",
+                     *       "url": "https://hooks.example.com/music",
+                     *       "events": [
+                     *         "song.*",
+                     *         "artist.created"
+                     *       ],
+                     *       "description": "Mirror of the catalogue",
+                     *       "enabled": true,
+                     *       "failures": 0,
+                     *       "disabledAt": null,
+                     *       "disabledReason": null,
+                     *       "createdAt": "2026-12-02T10:00:00Z",
+                     *       "updatedAt": "2026-12-02T10:00:00Z",
+                     *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreatedWebhook"];
+                };
+            };
+            /** @description Malformed request: the body is not a JSON object (or not `application/json`); `If-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Signed in, but not allowed (role or ownership); or an API key without the scope `webhooks:write` (`WWW-Authenticate` names it) */
+            403: components["responses"]["Forbidden"];
+            /** @description The account already has 25 webhooks */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description A URL the rules refuse (`url`), or an unknown type, a repeated one, none, or `user.*` asked by a non-admin (`events`) */
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "webhooks-get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Answer 304 without a body when the current `ETag` is one of these (or any, with `*`).
+                 * @example "q8PUVmQ4xw2Jx0lJ6pUoO2mEJbY"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /**
+                 * @description The webhook's id (UUID, any letter case)
+                 * @example 01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03
+                 */
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01970a3e-9b64-7e3b-8c8d-7a5f4e3d2c1d",
+                     *       "userId": "01970a3e-9b64-7e3b-8c8d-7a5f4e3d2c10",
+                     *       "url": "https://hooks.example.com/music",
+                     *       "events": [
+                     *         "song.*",
+                     *         "artist.created"
+                     *       ],
+                     *       "description": "Mirror of the catalogue",
+                     *       "enabled": true,
+                     *       "failures": 0,
+                     *       "disabledAt": null,
+                     *       "disabledReason": null,
+                     *       "createdAt": "2026-12-02T10:00:00Z",
+                     *       "updatedAt": "2026-12-02T10:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            304: components["responses"]["NotModified"];
+            /** @description Malformed request: `If-None-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Signed in, but not allowed (role or ownership); or an API key without the scope `webhooks:write` (`WWW-Authenticate` names it) */
+            403: components["responses"]["Forbidden"];
+            /** @description No webhook with this id among yours (an admin sees every webhook; a malformed id names none) */
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "webhooks-delete": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Write only if the resource still has this `ETag` (or any, with `*`); otherwise 412 and nothing changes. Without it the write happens whatever changed meanwhile.
+                 * @example "q8PUVmQ4xw2Jx0lJ6pUoO2mEJbY"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /**
+                 * @description The webhook's id (UUID, any letter case)
+                 * @example 01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03
+                 */
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: components["responses"]["NoContent"];
+            /** @description Malformed request: `If-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Signed in, but not allowed (role or ownership); or an API key without the scope `webhooks:write` (`WWW-Authenticate` names it) */
+            403: components["responses"]["Forbidden"];
+            /** @description No webhook with this id among yours (an admin sees every webhook; a malformed id names none) */
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "webhooks-update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Write only if the resource still has this `ETag` (or any, with `*`); otherwise 412 and nothing changes. Without it the write happens whatever changed meanwhile.
+                 * @example "q8PUVmQ4xw2Jx0lJ6pUoO2mEJbY"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                /**
+                 * @description The webhook's id (UUID, any letter case)
+                 * @example 01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03
+                 */
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "enabled": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookUpdate"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01970a3e-9b64-7e3b-8c8d-7a5f4e3d2c1d",
+                     *       "userId": "01970a3e-9b64-7e3b-8c8d-7a5f4e3d2c10",
+                     *       "url": "https://hooks.example.com/music",
+                     *       "events": [
+                     *         "song.*",
+                     *         "artist.created"
+                     *       ],
+                     *       "description": "Mirror of the catalogue",
+                     *       "enabled": true,
+                     *       "failures": 0,
+                     *       "disabledAt": null,
+                     *       "disabledReason": null,
+                     *       "createdAt": "2026-12-02T10:00:00Z",
+                     *       "updatedAt": "2026-12-02T10:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description Malformed request: the body is not a JSON object (or not `application/json`); `If-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Signed in, but not allowed (role or ownership); or an API key without the scope `webhooks:write` (`WWW-Authenticate` names it) */
+            403: components["responses"]["Forbidden"];
+            /** @description No webhook with this id among yours (an admin sees every webhook; a malformed id names none) */
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description A URL the rules refuse (`url`), or types refused as at creation (`events`) */
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "webhooks-deliveries": {
+        parameters: {
+            query?: {
+                /** @description The `nextCursor` of the page before; omitted: the newest deliveries */
+                cursor?: string;
+                /**
+                 * @description Deliveries per page, 1 to 100
+                 * @example 20
+                 */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook's id (UUID, any letter case)
+                 * @example 01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03
+                 */
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "01970a3e-9b64-7e3b-8c8d-7a5f4e3d2c1e",
+                     *           "eventId": "01970a3e-9b64-7e3b-8c8d-7a5f4e3d2c1c",
+                     *           "eventType": "song.updated",
+                     *           "status": "succeeded",
+                     *           "attempts": 2,
+                     *           "nextAttemptAt": null,
+                     *           "lastAttemptAt": "2026-12-02T10:00:06Z",
+                     *           "responseStatus": 204,
+                     *           "responseBody": null,
+                     *           "error": null,
+                     *           "durationMs": 41,
+                     *           "createdAt": "2026-12-02T10:00:01Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDeliveryPage"];
+                };
+            };
+            /** @description Malformed request: a query parameter is malformed or out of range (`page=0`, `limit=101`); `If-None-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Signed in, but not allowed (role or ownership); or an API key without the scope `webhooks:write` (`WWW-Authenticate` names it) */
+            403: components["responses"]["Forbidden"];
+            /** @description No webhook with this id among yours (an admin sees every webhook; a malformed id names none) */
+            404: components["responses"]["NotFound"];
+            /** @description A `cursor` this list did not give out */
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "webhooks-retryDelivery": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook's id (UUID, any letter case)
+                 * @example 01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03
+                 */
+                webhookId: components["parameters"]["WebhookId"];
+                /**
+                 * @description The delivery's id (UUID, any letter case)
+                 * @example 01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03
+                 */
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01970a3e-9b64-7e3b-8c8d-7a5f4e3d2c1e",
+                     *       "eventId": "01970a3e-9b64-7e3b-8c8d-7a5f4e3d2c1c",
+                     *       "eventType": "song.updated",
+                     *       "status": "pending",
+                     *       "attempts": 2,
+                     *       "nextAttemptAt": "2026-12-02T11:00:00Z",
+                     *       "lastAttemptAt": "2026-12-02T10:00:06Z",
+                     *       "responseStatus": 204,
+                     *       "responseBody": null,
+                     *       "error": null,
+                     *       "durationMs": 41,
+                     *       "createdAt": "2026-12-02T10:00:01Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Malformed request: `If-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Signed in, but not allowed (role or ownership); or an API key without the scope `webhooks:write` (`WWW-Authenticate` names it) */
+            403: components["responses"]["Forbidden"];
+            /** @description No such webhook among yours, or no such delivery of it */
+            404: components["responses"]["NotFound"];
+            /** @description The delivery is still pending: an attempt is already due */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "webhooks-ping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The webhook's id (UUID, any letter case)
+                 * @example 01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03
+                 */
+                webhookId: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01970a3e-9b64-7e3b-8c8d-7a5f4e3d2c1e",
+                     *       "eventId": "01970a3e-9b64-7e3b-8c8d-7a5f4e3d2c1c",
+                     *       "eventType": "webhook.ping",
+                     *       "status": "pending",
+                     *       "attempts": 0,
+                     *       "nextAttemptAt": "2026-12-02T11:00:00Z",
+                     *       "lastAttemptAt": null,
+                     *       "responseStatus": null,
+                     *       "responseBody": null,
+                     *       "error": null,
+                     *       "durationMs": null,
+                     *       "createdAt": "2026-12-02T10:00:01Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Malformed request: `If-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Signed in, but not allowed (role or ownership); or an API key without the scope `webhooks:write` (`WWW-Authenticate` names it) */
+            403: components["responses"]["Forbidden"];
+            /** @description No webhook with this id among yours (an admin sees every webhook; a malformed id names none) */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];
