@@ -68,6 +68,9 @@ export async function startFleet(cleanup: Cleanup): Promise<Fleet> {
     ADMIN_EMAIL: ADMIN.email,
     ADMIN_PASSWORD: ADMIN.password,
     LOG_LEVEL: 'warn',
+    // Webhooks to the scenarios' receivers on loopback.
+    WEBHOOK_ALLOW_HTTP: 'true',
+    WEBHOOK_ALLOW_PRIVATE: 'true',
     // Budgets on (their cost included), above what the load scenarios reach: they drive one user
     // at 80 requests a second. The budgets scenario starts instances with a small budget.
     RATE_LIMIT_PER_MINUTE: '100000',

@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import { sleep } from '../processes';
 import { ADMIN, CHECK_INTERVAL_MS, type Fleet } from './fleet';
+import { startReceiver } from './receiver';
 
 async function adminToken(fleet: Fleet): Promise<string> {
   return (await fleet.call('POST', '/auth/login', { body: ADMIN })).body.accessToken as string;
@@ -86,8 +87,14 @@ export async function survivesRollingRestart(fleet: Fleet): Promise<void> {
       token: user.token,
     });
   }
-  // The user's own playlists' events, read while every instance restarts.
+  // The user's own playlists' events, read while every instance restarts, and pushed to a webhook.
   const reader = feedReader(fleet, user.token, after, 'playlist.created');
+  const receiver = await startReceiver();
+  const hook = await fleet.call('POST', '/webhooks', {
+    token: user.token,
+    body: { url: receiver.url, events: ['playlist.created'] },
+  });
+  expect(hook.status).toBe(201);
   const load = fleet.steadyLoad(80, (i) =>
     i % 4 === 0
       ? { method: 'POST', path: '/playlists', token: user.token, body: { name: `Roll ${i}` }, ok: [201] }
@@ -114,6 +121,15 @@ export async function survivesRollingRestart(fleet: Fleet): Promise<void> {
   expect(failures).toEqual([]);
   expect(new Set(seen.map((e) => e.id)).size).toBe(seen.length);
   expect(seen.map((e) => e.resource.id).sort()).toEqual([...acknowledged].sort());
+  // The webhook: every creation delivered through the restarts (at least once; one webhook-id each).
+  const deadline = Date.now() + 30_000;
+  const delivered = () => new Set(receiver.received.map((r) => r.event.resource.id));
+  while (delivered().size < acknowledged.length && Date.now() < deadline) await sleep(200);
+  await receiver.close();
+  expect([...delivered()].sort()).toEqual([...acknowledged].sort());
+  const ids = new Map(receiver.received.map((r) => [r.webhookId, r.event.id]));
+  expect(ids.size).toBe(acknowledged.length);
+  expect(receiver.received.every((r) => ids.get(r.webhookId) === r.event.id)).toBe(true);
 }
 
 export async function keepsWritesWholeThroughSigkill(fleet: Fleet): Promise<void> {

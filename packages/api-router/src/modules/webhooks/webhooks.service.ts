@@ -1,5 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { changeEvents, type Db, users, uuidv7, webhookDeliveries, webhooks } from '@music/db';
+import {
+  changeEvents,
+  type Db,
+  isForeignKeyViolation,
+  users,
+  uuidv7,
+  webhookDeliveries,
+  webhooks,
+} from '@music/db';
 import { AUDITED_FIELDS, changesOf, recordAudit } from '../../audit';
 import { typesNamed, unknownTypeMessage } from '../../changes';
 import { queryFieldError } from '../../cursor';
@@ -33,12 +41,12 @@ async function checkedUrl(ctx: AuthedContext, raw: string): Promise<string> {
   return checked.url.href;
 }
 
-/** Known types only; `user.*` for admins only. A 422 on `events` otherwise. */
-function checkedEvents(ctx: AuthedContext, events: readonly string[]): string[] {
+/** Known types only; `user.*` only for a webhook whose owner is an admin. A 422 on `events` otherwise. */
+function checkedEvents(events: readonly string[], ownerIsAdmin: boolean): string[] {
   const named = typesNamed(events);
   if ('unknown' in named)
     throw validationError([{ field: 'events', message: unknownTypeMessage(named.unknown) }]);
-  if (!isAdmin(ctx.actor) && named.types.some((type) => type.startsWith('user.'))) {
+  if (!ownerIsAdmin && named.types.some((type) => type.startsWith('user.'))) {
     throw validationError([{ field: 'events', message: 'Only admins may be sent user events' }]);
   }
   return [...events];
@@ -53,7 +61,7 @@ export async function createWebhook(
   ctx: AuthedContext,
   input: CreateWebhookInput,
 ): Promise<Webhook & { secret: string }> {
-  const events = checkedEvents(ctx, input.events);
+  const events = checkedEvents(input.events, isAdmin(ctx.actor));
   const url = await checkedUrl(ctx, input.url);
   const userId = ctx.actor.user.id;
   if ((await webhooks.countWebhooks(ctx.db, userId)) >= MAX_WEBHOOKS_PER_USER) {
@@ -124,8 +132,10 @@ export async function getWebhook(ctx: AuthedContext, webhookId: string): Promise
 export async function updateWebhook(ctx: AuthedContext, input: UpdateWebhookInput): Promise<Webhook> {
   const before = await loadVisible(ctx, ctx.db, input.webhookId);
   // Checked for the webhook's owner: an admin changing someone's webhook cannot give it user events.
-  const ownerCtx = before.user_id === ctx.actor.user.id ? ctx : await asOwner(ctx, before.user_id);
-  const events = input.events === undefined ? undefined : checkedEvents(ownerCtx, input.events);
+  const events =
+    input.events === undefined
+      ? undefined
+      : checkedEvents(input.events, await ownerIsAdmin(ctx, before.user_id));
   const url = input.url === undefined ? undefined : await checkedUrl(ctx, input.url);
   return ctx.db.transaction().execute(async (trx) => {
     const current = await loadVisible(ctx, trx, input.webhookId, true);
@@ -152,11 +162,10 @@ export async function updateWebhook(ctx: AuthedContext, input: UpdateWebhookInpu
   });
 }
 
-/** The caller as the webhook's owner sees it: their role decides which events they may be sent. */
-async function asOwner(ctx: AuthedContext, userId: string): Promise<AuthedContext> {
-  const owner = await users.findUserById(ctx.db, userId);
-  if (!owner) throw new AppError('NOT_FOUND', 'Webhook not found');
-  return { ...ctx, actor: { user: owner, sessionId: '' } };
+/** Whether the webhook's owner is an admin now: their role decides which events they may be sent. */
+async function ownerIsAdmin(ctx: AuthedContext, userId: string): Promise<boolean> {
+  if (userId === ctx.actor.user.id) return isAdmin(ctx.actor);
+  return (await users.findUserById(ctx.db, userId))?.role === 'admin';
 }
 
 export async function deleteWebhook(ctx: AuthedContext, webhookId: string): Promise<void> {
@@ -232,7 +241,7 @@ export async function retryDelivery(
 export async function pingWebhook(ctx: AuthedContext, webhookId: string): Promise<Delivery> {
   const hook = await loadVisible(ctx, ctx.db, webhookId);
   await ctx.deliveries.ready();
-  return ctx.db.transaction().execute(async (trx) => {
+  const made = ctx.db.transaction().execute(async (trx) => {
     const eventId = uuidv7();
     const [id] = await webhookDeliveries.insertDeliveries(trx, [
       {
@@ -256,6 +265,17 @@ export async function pingWebhook(ctx: AuthedContext, webhookId: string): Promis
     if (!row) throw new Error('a ping delivery vanished');
     return toDelivery(row);
   });
+  return notFoundIfGone(made);
+}
+
+/** A webhook deleted while a delivery of it was being made: 404, as if it had gone first. */
+async function notFoundIfGone<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (isForeignKeyViolation(error)) throw new AppError('NOT_FOUND', 'Webhook not found');
+    throw error;
+  }
 }
 
 /** A webhook as its audit events name its fields (never its secret). */
