@@ -22,6 +22,9 @@ const env = {
   LOG_LEVEL: 'warn',
   SHUTDOWN_DELAY_SECONDS: '0',
   SMTP_URL: mailbox.smtpUrl,
+  // webhooks.spec.ts sends to a receiver of its own on http://127.0.0.1: allow plain http and loopback.
+  WEBHOOK_ALLOW_HTTP: 'true',
+  WEBHOOK_ALLOW_PRIVATE: 'true',
 };
 delete env.DATABASE_URL; // always the embedded database: the suite needs no server
 const child = spawn(process.execPath, [server], { stdio: 'inherit', env });

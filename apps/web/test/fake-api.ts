@@ -4,6 +4,7 @@ import type { ErrorCode } from '@music/api-router/schemas';
 import { NextRequest } from 'next/server';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { answerRecords, resetRecords } from './fake-records';
+import { answerWebhooks, resetWebhooks } from './fake-webhooks';
 
 // A real HTTP server standing in for the API, recording what reaches it. Its `/trpc` answers
 // are the real API's (apps/api/src/app.ts, the error formatter in packages/api-router/src/trpc.ts):
@@ -104,8 +105,10 @@ export function startFakeApi() {
           if (refreshToken === 'down') return fail(503, 'SERVICE_UNAVAILABLE', { retryAfter: 5 });
           return fail(401, 'UNAUTHORIZED');
         }
-        // API keys and the activity log (test/fake-records.ts), for a session's bearer token.
+        // API keys and the activity log (test/fake-records.ts), new webhooks (test/fake-webhooks.ts),
+        // for a session's bearer token.
         if (answerRecords(path, input, req.headers.authorization, data, fail)) return;
+        if (answerWebhooks(path, input, req.headers.authorization, data, fail)) return;
         // Public: answered whoever asks.
         if (path === '/trpc/auth.requestPasswordReset') return json(202, { result: {} });
         if (path.startsWith('/trpc/')) {
@@ -128,6 +131,7 @@ export function startFakeApi() {
   beforeEach(() => {
     fake.calls = [];
     resetRecords();
+    resetWebhooks();
   });
 }
 

@@ -61,6 +61,7 @@ describe('an event in words', () => {
     expect(targetHref({ type: 'artist', id: SONG })).toBe(`/artists/${SONG}`);
     expect(targetHref({ type: 'playlist', id: SONG })).toBe(`/playlists/${SONG}`);
     expect(targetHref({ type: 'user', id: ADA })).toBe('/users');
+    expect(targetHref({ type: 'webhook', id: KEY })).toBe('/account/webhooks');
     expect(targetHref({ type: 'api_key', id: KEY })).toBeNull();
   });
 

@@ -89,7 +89,7 @@ export function historyHref(type: TargetType, id: string): string {
 
 /**
  * Where the console shows an event's target: the record's own page (songs, artists, playlists),
- * the users list for an account (it has no page of its own), the webhooks page for a webhook,
+ * the users list for an account (it has no page of its own), My account's webhooks page for a webhook,
  * nothing for an API key.
  */
 export function targetHref(target: AuditEvent['target']): string | null {
@@ -103,7 +103,7 @@ export function targetHref(target: AuditEvent['target']): string | null {
     case 'user':
       return '/users';
     case 'webhook':
-      return '/webhooks';
+      return '/account/webhooks';
     case 'api_key':
       return null;
   }

@@ -52,6 +52,11 @@ export default function AccountPage() {
         </p>
         <Link href="/account/api-keys">Manage your API keys</Link>
       </section>
+      <section className="card" aria-labelledby="account-webhooks">
+        <h2 id="account-webhooks">Webhooks</h2>
+        <p>Have the catalogue’s changes sent to a URL of yours as they happen, such as an integration’s.</p>
+        <Link href="/account/webhooks">Manage your webhooks</Link>
+      </section>
     </>
   );
 }

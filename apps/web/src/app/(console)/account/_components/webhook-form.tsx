@@ -1,0 +1,243 @@
+'use client';
+
+import { useId, useState } from 'react';
+import { Button, Field, TextArea, TextInput } from '@/components/ui';
+import { DialogForm } from '@/components/ui/dialog-form';
+import { trpc } from '@/lib/trpc';
+import {
+  type CreatedWebhook,
+  MAX_DESCRIPTION,
+  NO_EVENTS,
+  RESOURCE_WORDS,
+  type Resource,
+  type ResourceChoice,
+  readWebhookForm,
+  resourcesFor,
+  VERBS,
+  type Verb,
+  type WebhookFormValues,
+  webhookRefusal,
+} from '@/lib/webhooks';
+
+const EMPTY: WebhookFormValues = { url: '', events: NO_EVENTS, description: '' };
+
+/** What happening to a record each verb stands for, in words. */
+const VERB_WORDS: Record<Verb, string> = { created: 'added', updated: 'changed', deleted: 'deleted' };
+
+/** One resource's checkboxes: all of its events (`song.*`), or some of them one by one. */
+function ResourceEvents({
+  resource,
+  choice,
+  invalid,
+  onChange,
+}: {
+  resource: Resource;
+  choice: ResourceChoice;
+  invalid: boolean;
+  onChange: (choice: ResourceChoice) => void;
+}) {
+  const { area, one, a } = RESOURCE_WORDS[resource];
+  const toggle = (verb: Verb, on: boolean) =>
+    onChange({ ...choice, verbs: on ? [...choice.verbs, verb] : choice.verbs.filter((v) => v !== verb) });
+  return (
+    <fieldset className="scope-group">
+      <legend className="scope-area">{area}</legend>
+      <label className="checkbox scope-choice">
+        <input
+          type="checkbox"
+          checked={choice.all}
+          onChange={(e) => onChange({ ...choice, all: e.target.checked })}
+          aria-invalid={invalid || undefined}
+        />
+        <span>
+          All {one} events <code>{resource}.*</code>{' '}
+          <span className="muted">Every kind, including any added later</span>
+        </span>
+      </label>
+      {VERBS.map((verb) => (
+        <label key={verb} className="checkbox scope-choice">
+          <input
+            type="checkbox"
+            // "All of them" takes every one: shown ticked, and not to be unticked one by one.
+            checked={choice.all || choice.verbs.includes(verb)}
+            disabled={choice.all}
+            onChange={(e) => toggle(verb, e.target.checked)}
+            aria-invalid={invalid || undefined}
+          />
+          <span>
+            <code>
+              {resource}.{verb}
+            </code>{' '}
+            <span className="muted">
+              {a} is {VERB_WORDS[verb]}
+            </span>
+          </span>
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+/**
+ * The "New webhook" form: where events are sent (a URL), which ones (checkboxes by resource,
+ * each with "all of them"; users only for admins) and an optional description. Its own checks
+ * first, then the server's 422 beside the same fields (a URL it refuses, types it refuses); a
+ * full account (409) in words above them. `onMade` gets the new webhook, secret and all, once.
+ */
+export function WebhookForm({
+  admin,
+  onMade,
+  onCancel,
+}: {
+  admin: boolean;
+  onMade: (hook: CreatedWebhook) => void;
+  onCancel: () => void;
+}) {
+  const create = trpc.webhooks.create.useMutation();
+  const [values, setValues] = useState<WebhookFormValues>(EMPTY);
+  const [own, setOwn] = useState<Record<string, string>>({});
+  const [refusal, setRefusal] = useState<ReturnType<typeof webhookRefusal> | null>(null);
+  const errors = { ...refusal?.fields, ...own };
+  const eventsError = errors.events;
+  const eventsHelp = useId();
+  const eventsErrorId = useId();
+
+  const change = (next: Partial<WebhookFormValues>, field: string) => {
+    setValues((current) => ({ ...current, ...next }));
+    // An error goes once its field is edited; the form checks everything again on submit.
+    setOwn(({ [field]: _, ...rest }) => rest);
+    setRefusal((last) => {
+      if (!last || !(field in last.fields)) return last;
+      const { [field]: _, ...fields } = last.fields;
+      return { ...last, fields };
+    });
+  };
+  const choose = (resource: Resource, choice: ResourceChoice) =>
+    change({ events: { ...values.events, [resource]: choice } }, 'events');
+
+  function submit(): boolean {
+    setRefusal(null);
+    const reading = readWebhookForm(values);
+    if (!reading.ok) {
+      setOwn(reading.fields);
+      return false;
+    }
+    setOwn({});
+    create.mutateAsync(reading.input).then(onMade, (error: unknown) => setRefusal(webhookRefusal(error)));
+    return true;
+  }
+
+  const notice = refusal
+    ? (refusal.message ?? (Object.keys(refusal.fields).length > 0 ? 'Some fields need attention.' : null))
+    : null;
+  const dirty = JSON.stringify(values) !== JSON.stringify(EMPTY);
+  return (
+    <DialogForm
+      onSubmit={submit}
+      mutation={{ error: notice, isPending: create.isPending }}
+      submitLabel="Make webhook"
+      onCancel={onCancel}
+      requiredNote
+      dirty={dirty}
+    >
+      <TextInput
+        label="URL"
+        type="url"
+        required
+        value={values.url}
+        onChange={(e) => change({ url: e.target.value }, 'url')}
+        error={errors.url}
+        hint="Where each event is sent, as a signed POST. It should answer with a 2xx status within 10 seconds."
+        autoComplete="off"
+        spellCheck={false}
+      />
+      <fieldset
+        className="picker scope-picker"
+        aria-describedby={[eventsHelp, eventsError ? eventsErrorId : ''].filter(Boolean).join(' ')}
+      >
+        <legend>
+          Events to send<span aria-hidden="true"> *</span>
+        </legend>
+        <p className="field-hint" id={eventsHelp}>
+          Only the changes you may read yourself are sent
+          {admin ? '.' : ' (user events are for admins only).'}
+        </p>
+        {resourcesFor(admin).map((resource) => (
+          <ResourceEvents
+            key={resource}
+            resource={resource}
+            choice={values.events[resource]}
+            invalid={Boolean(eventsError)}
+            onChange={(choice) => choose(resource, choice)}
+          />
+        ))}
+        {eventsError && (
+          <p className="field-error" id={eventsErrorId}>
+            {eventsError}
+          </p>
+        )}
+      </fieldset>
+      <TextArea
+        label="Description (optional)"
+        value={values.description}
+        onChange={(e) => change({ description: e.target.value }, 'description')}
+        error={errors.description}
+        limit={MAX_DESCRIPTION}
+        hint="What the webhook is for, so you can tell it from others later."
+      />
+    </DialogForm>
+  );
+}
+
+/**
+ * The new webhook's signing secret, shown this once: a warning that it will not be shown again,
+ * the secret in a read-only box (selected when focused) and a button that copies it.
+ */
+export function SecretView({ hook, onDone }: { hook: CreatedWebhook; onDone: () => void }) {
+  const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(hook.secret);
+      setCopied('yes');
+    } catch {
+      setCopied('failed');
+    }
+  }
+  return (
+    <>
+      <div className="dialog-body">
+        <div className="notice notice-warning" role="alert">
+          <strong>Copy this secret now: it will not be shown again.</strong> Your receiver needs it to check
+          that each delivery really comes from the catalogue. If you lose it, delete the webhook and make a
+          new one.
+        </div>
+        <Field
+          label="Signing secret"
+          hint="Check each delivery’s webhook-signature header with it, as the Standard Webhooks libraries do."
+        >
+          {(control) => (
+            <input
+              {...control}
+              className="token"
+              readOnly
+              value={hook.secret}
+              onFocus={(e) => e.currentTarget.select()}
+              spellCheck={false}
+            />
+          )}
+        </Field>
+        <p role="status" className={copied === 'failed' ? 'field-error' : 'field-hint'}>
+          {copied === 'yes' && 'Copied to the clipboard.'}
+          {copied === 'failed' &&
+            'The browser did not allow copying: select the secret and copy it yourself.'}
+        </p>
+      </div>
+      <footer className="dialog-actions">
+        <Button onClick={copy}>Copy secret</Button>
+        <Button variant="primary" onClick={onDone}>
+          Done
+        </Button>
+      </footer>
+    </>
+  );
+}
