@@ -57,7 +57,7 @@ export type AuditChanges = Record<string, AuditChange>;
 export const AUDITED_FIELDS = {
   user: ['username', 'email', 'role'],
   artist: ['name', 'bio', 'userId'],
-  song: ['title', 'album', 'genre', 'duration', 'releaseYear', 'isrc', 'artistIds'],
+  song: ['title', 'album', 'genre', 'duration', 'releaseYear', 'isrc', 'externalId', 'artistIds'],
   playlist: ['userId', 'name', 'description', 'isPublic', 'songIds'],
   // Its owner, name, scopes and expiry; never the token (it is not stored) nor its hash.
   api_key: ['userId', 'name', 'scopes', 'prefix', 'expiresAt'],

@@ -146,6 +146,7 @@ export interface SongsTable {
   release_year: number | null;
   /** 12 characters, upper case, unique where set. */
   isrc: string | null;
+  external_id: string | null;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
   /**

@@ -76,6 +76,7 @@ export function songRow(title: string, fields: Partial<Omit<NewSong, 'id' | 'tit
     duration: 60,
     release_year: null,
     isrc: null,
+    external_id: null,
     ...fields,
   };
 }

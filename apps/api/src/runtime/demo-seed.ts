@@ -91,6 +91,7 @@ export async function seedDemoData(deps: { db: Db; log: Pick<Logger, 'info'> }):
           duration,
           release_year: year,
           isrc: null,
+          external_id: null,
         });
         await setSongArtists(trx, song.id, [row.id]);
         songIds.set(title, song.id);

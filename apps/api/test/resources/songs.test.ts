@@ -38,6 +38,7 @@ describe('POST /v1/songs', () => {
       duration: 356,
       releaseYear: 2016,
       isrc: null,
+      externalId: null,
       artistIds: [b.id, a.id],
     });
     expect((await w.api.request('GET', `/songs/${res.body.id}`, { token: w.user.token })).body).toEqual(

@@ -15,6 +15,7 @@ const song = {
   duration: 242,
   releaseYear: 2018,
   isrc: null,
+  externalId: null,
   artistIds: [],
   createdAt: '2026-11-23T09:30:48Z',
   updatedAt: '2026-11-23T09:30:48Z',

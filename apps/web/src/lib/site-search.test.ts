@@ -22,6 +22,7 @@ const song = (title: string, album: string | null, artistIds: string[]) => ({
   duration: 200,
   releaseYear: null,
   isrc: null,
+  externalId: null,
   createdAt: WHEN,
   updatedAt: WHEN,
 });

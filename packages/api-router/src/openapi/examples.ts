@@ -39,6 +39,7 @@ export const songExample = {
   duration: 242,
   releaseYear: 2024,
   isrc: 'GBAYE2400123',
+  externalId: null,
   artistIds: [IDS.artist],
   createdAt: CREATED,
   updatedAt: UPDATED,

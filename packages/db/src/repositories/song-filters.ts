@@ -17,6 +17,8 @@ export interface SongFilters {
   ids?: readonly string[] | undefined;
   /** The song with this ISRC (as stored: 12 characters, upper case). */
   isrc?: string | undefined;
+  /** The song with this external id. */
+  externalId?: string | undefined;
 }
 
 /**
@@ -118,6 +120,7 @@ export function filteredSongs(
   }
   if (filters.ids) query = query.where('songs.id', '=', sql<string>`any(${[...filters.ids]}::uuid[])`);
   if (filters.isrc) query = query.where('songs.isrc', '=', filters.isrc);
+  if (filters.externalId) query = query.where('songs.external_id', '=', filters.externalId);
   if (filters.artistId) {
     const artistId = filters.artistId;
     query = query.where('songs.id', 'in', (eb) =>

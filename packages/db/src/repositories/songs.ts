@@ -20,7 +20,7 @@ import { countRows } from './row-counts';
 
 export type NewSong = Omit<SongRow, 'created_at' | 'updated_at'>;
 export type SongUpdate = Partial<
-  Pick<SongsTable, 'title' | 'album' | 'genre' | 'duration' | 'release_year' | 'isrc'>
+  Pick<SongsTable, 'title' | 'album' | 'genre' | 'duration' | 'release_year' | 'isrc' | 'external_id'>
 >;
 
 /** A song with its artists' ids in link order. */
@@ -44,6 +44,7 @@ const SONG_COLUMNS = [
   'songs.duration',
   'songs.release_year',
   'songs.isrc',
+  'songs.external_id',
   'songs.created_at',
   'songs.updated_at',
 ] as const;
@@ -130,7 +131,7 @@ export async function listSongIds(
   db: Db,
   args: Omit<SongFilters, 'search'> & SongPageArgs,
 ): Promise<{ ids: string[]; total: number }> {
-  const filtered = Boolean(args.genre || args.artistId || args.ids || args.isrc);
+  const filtered = Boolean(args.genre || args.artistId || args.ids || args.isrc || args.externalId);
   const [rows, total] = await Promise.all([
     songPageQuery(db, args).execute(),
     filtered

@@ -471,7 +471,7 @@ export interface paths {
         head?: never;
         /**
          * Change some fields of a song (admin, or a user linked to one of its artists)
-         * @description Partial: only the fields sent change; `null` clears `album`, `genre`, `releaseYear` or `isrc`. Send the `ETag` you read as `If-Match` so a concurrent change is not overwritten. There is no `PUT` on songs (405).
+         * @description Partial: only the fields sent change; `null` clears `album`, `genre`, `releaseYear`, `isrc` or `externalId`. Send the `ETag` you read as `If-Match` so a concurrent change is not overwritten. There is no `PUT` on songs (405).
          *
          *     A given `artistIds` replaces the song’s artists, in its order.
          */
@@ -1041,6 +1041,11 @@ export interface components {
              * @example USRC17607839
              */
             isrc: string | null;
+            /**
+             * @description The song’s id in the system it came from (a label’s catalogue number); unique
+             * @example LBL-2024-0042
+             */
+            externalId: string | null;
             /** @description In the order given; links added later go last */
             artistIds: string[];
             /**
@@ -1073,6 +1078,11 @@ export interface components {
              * @example USRC17607839
              */
             isrc: string | null;
+            /**
+             * @description The song’s id in the system it came from (a label’s catalogue number); unique
+             * @example LBL-2024-0042
+             */
+            externalId: string | null;
             /** @description In the order given; links added later go last */
             artistIds: string[];
             /**
@@ -1473,6 +1483,8 @@ export interface components {
             releaseYear?: number | null;
             /** @description The recording’s ISRC, or null: 12 characters (hyphens and spaces dropped, upper-cased); no two songs share one */
             isrc?: string | null;
+            /** @description The song’s id in the system it came from, or null: 1 to 200 characters; no two songs share one (an import updates by it) */
+            externalId?: string | null;
             /** @description Unique ids of existing artists, in order */
             artistIds?: string[];
         };
@@ -1491,6 +1503,8 @@ export interface components {
             releaseYear?: number | null;
             /** @description The recording’s ISRC, or null: 12 characters (hyphens and spaces dropped, upper-cased); no two songs share one */
             isrc?: string | null;
+            /** @description The song’s id in the system it came from, or null: 1 to 200 characters; no two songs share one (an import updates by it) */
+            externalId?: string | null;
             /** @description Replaces the song’s artists, in this order */
             artistIds?: string[];
         };
@@ -3632,6 +3646,7 @@ export interface operations {
                      *           "duration": 1,
                      *           "releaseYear": 1000,
                      *           "isrc": "USRC17607839",
+                     *           "externalId": "LBL-2024-0042",
                      *           "artistIds": [
                      *             "01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03"
                      *           ],
@@ -3767,6 +3782,8 @@ export interface operations {
                 genre?: string;
                 /** @description Only the song with this ISRC (written as the field accepts it) */
                 isrc?: string;
+                /** @description Only the song with this externalId */
+                externalId?: string;
                 /**
                  * @description Comma-separated fields to order by, `-` for descending: title, album, releaseYear, duration, createdAt (default: title). Ties are broken by id. Songs without an album or a release year come last in ascending order and first in descending order. Or, with `search`, `relevance` alone: titles that are the term first, then titles starting with it, then titles with a word starting with it, then the other matches (album, artists); within each, songs in more playlists first, then by title and id.
                  * @example -releaseYear,title
@@ -3822,6 +3839,7 @@ export interface operations {
                      *           "duration": 1,
                      *           "releaseYear": 1000,
                      *           "isrc": "USRC17607839",
+                     *           "externalId": "LBL-2024-0042",
                      *           "artistIds": [
                      *             "01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03"
                      *           ],
@@ -3884,6 +3902,7 @@ export interface operations {
                  *       "duration": 242,
                  *       "releaseYear": 2024,
                  *       "isrc": "GBAYE2400123",
+                 *       "externalId": null,
                  *       "artistIds": [
                  *         "01970a3e-7f42-7c19-9a6b-5e3d2c1b0a02"
                  *       ]
@@ -3917,6 +3936,7 @@ export interface operations {
                      *       "duration": 242,
                      *       "releaseYear": 2024,
                      *       "isrc": "GBAYE2400123",
+                     *       "externalId": null,
                      *       "artistIds": [
                      *         "01970a3e-7f42-7c19-9a6b-5e3d2c1b0a02"
                      *       ],
@@ -3932,7 +3952,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             /** @description Neither an admin nor an artist account linked to one of `artistIds`; or an API key without the scope `catalogue:write` (`WWW-Authenticate` names it) */
             403: components["responses"]["Forbidden"];
-            /** @description Another song has this `isrc`; or a request with the same `Idempotency-Key` is still being processed */
+            /** @description Another song has this `isrc` or `externalId`; or a request with the same `Idempotency-Key` is still being processed */
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             /** @description A field failed validation, e.g. an unknown or repeated id at `artistIds.N`; or the `Idempotency-Key` is malformed, or was already used with another path or body (`field: "Idempotency-Key"`) */
@@ -3991,6 +4011,7 @@ export interface operations {
                      *       "duration": 1,
                      *       "releaseYear": 1000,
                      *       "isrc": "USRC17607839",
+                     *       "externalId": "LBL-2024-0042",
                      *       "artistIds": [
                      *         "01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03"
                      *       ],
@@ -4115,6 +4136,7 @@ export interface operations {
                      *       "duration": 242,
                      *       "releaseYear": 2024,
                      *       "isrc": "GBAYE2400123",
+                     *       "externalId": null,
                      *       "artistIds": [
                      *         "01970a3e-7f42-7c19-9a6b-5e3d2c1b0a02"
                      *       ],
@@ -4132,7 +4154,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description No song with this id (or a malformed id) */
             404: components["responses"]["NotFound"];
-            /** @description Another song has this `isrc` */
+            /** @description Another song has this `isrc` or `externalId` */
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
@@ -4651,6 +4673,7 @@ export interface operations {
                      *           "duration": 1,
                      *           "releaseYear": 1000,
                      *           "isrc": "USRC17607839",
+                     *           "externalId": "LBL-2024-0042",
                      *           "artistIds": [
                      *             "01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03"
                      *           ],
@@ -4932,6 +4955,7 @@ export interface operations {
                      *             "duration": 337,
                      *             "releaseYear": 1959,
                      *             "isrc": null,
+                     *             "externalId": null,
                      *             "artistIds": [
                      *               "01970a3e-7f42-7c19-9a6b-5e3d2c1b0a02"
                      *             ],
@@ -5554,6 +5578,7 @@ export interface operations {
                      *           "duration": 268,
                      *           "releaseYear": 2005,
                      *           "isrc": "ISUM70500001",
+                     *           "externalId": null,
                      *           "artistIds": [
                      *             "0192f0c1-7c3e-7a11-b3c4-5d6e7f809111"
                      *           ],

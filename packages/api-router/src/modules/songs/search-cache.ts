@@ -40,6 +40,7 @@ export class SongSearchCache {
       args.artistId ?? null,
       args.ids ?? null,
       args.isrc ?? null,
+      args.externalId ?? null,
       // The order decides which ids are on the page: `-title` and `title` are two searches.
       (args.sort ?? []).map((key) => `${key.descending ? '-' : ''}${key.column}`).join(','),
       args.limit,

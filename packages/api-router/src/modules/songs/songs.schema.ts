@@ -24,6 +24,10 @@ export const songSchema = recordSchema('Song', {
     description: 'The recording’s ISRC: 12 characters, upper case, no hyphens; unique',
     example: 'USRC17607839',
   }),
+  externalId: z.string().max(200).nullable().meta({
+    description: 'The song’s id in the system it came from (a label’s catalogue number); unique',
+    example: 'LBL-2024-0042',
+  }),
   // Unbounded, unlike the input's 100: links added one by one (POST /artists/{id}/songs/{id})
   // may take a song past it.
   artistIds: z.array(z.uuid()).meta({ description: 'In the order given; links added later go last' }),
@@ -39,6 +43,7 @@ export function toSong(row: SongWithArtists): Song {
     duration: row.duration,
     releaseYear: row.release_year,
     isrc: row.isrc,
+    externalId: row.external_id,
     artistIds: row.artist_ids,
   });
 }
@@ -90,6 +95,10 @@ const songFields = {
     description:
       'The recording’s ISRC, or null: 12 characters (hyphens and spaces dropped, upper-cased); no two songs share one',
   }),
+  externalId: text(1, 200).nullable().optional().meta({
+    description:
+      'The song’s id in the system it came from, or null: 1 to 200 characters; no two songs share one (an import updates by it)',
+  }),
   artistIds: uniqueIds('Unique ids of existing artists, in order', 100).optional(),
 };
 
@@ -139,6 +148,7 @@ export const patchSongInput = z.strictObject({
   duration: songFields.duration.optional(),
   releaseYear: songFields.releaseYear,
   isrc: songFields.isrc,
+  externalId: songFields.externalId,
   artistIds: uniqueIds('Replaces the song’s artists, in this order', 100).optional(),
 });
 export type PatchSongInput = z.infer<typeof patchSongInput>;
@@ -173,6 +183,7 @@ export const listSongsInput = z
     isrc: isrcField
       .optional()
       .meta({ description: 'Only the song with this ISRC (written as the field accepts it)' }),
+    externalId: text(1, 200).optional().meta({ description: 'Only the song with this externalId' }),
     sort: sortQuery(SONG_SORT_FIELDS, { relevance: true }).meta({
       description:
         'Comma-separated fields to order by, `-` for descending: title, album, releaseYear, duration, ' +

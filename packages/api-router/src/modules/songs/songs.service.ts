@@ -140,6 +140,7 @@ export function listSongs(ctx: AuthedContext, input: ListSongsInput) {
     artistId: input.artistId,
     ids: idList(input.ids),
     isrc: input.isrc,
+    externalId: input.externalId,
     sort,
   };
   const search = input.search || undefined;
@@ -157,13 +158,15 @@ export function listSongs(ctx: AuthedContext, input: ListSongsInput) {
   });
 }
 
-/** A write's promise, with the unique index on `isrc` refusing it as a 409. */
-async function isrcTaken<T>(write: Promise<T>): Promise<T> {
+/** A write's promise, with the unique indexes on `isrc` and `externalId` refusing it as a 409. */
+async function keyTaken<T>(write: Promise<T>): Promise<T> {
   try {
     return await write;
   } catch (error) {
     if (isUniqueViolation(error, 'songs_isrc_key'))
       throw new AppError('CONFLICT', 'Another song has this ISRC');
+    if (isUniqueViolation(error, 'songs_external_id_key'))
+      throw new AppError('CONFLICT', 'Another song has this externalId');
     throw error;
   }
 }
@@ -187,7 +190,7 @@ export async function createSong(ctx: AuthedContext, input: CreateSongInput): Pr
   const artistIds = await assertArtistsExist(ctx.db, requested ?? []);
   if (!isAdmin(ctx.actor)) assertIncludesOwn(artistIds, own);
 
-  const song = await isrcTaken(
+  const song = await keyTaken(
     ctx.db.transaction().execute(async (trx) => {
       const row = await songs.insertSong(trx, {
         id: uuidv7(),
@@ -197,6 +200,7 @@ export async function createSong(ctx: AuthedContext, input: CreateSongInput): Pr
         duration: input.duration,
         release_year: input.releaseYear ?? null,
         isrc: input.isrc ?? null,
+        external_id: input.externalId ?? null,
       });
       await songs.setSongArtists(trx, row.id, artistIds);
       const created = toSong((await songs.findSongById(trx, row.id))!);
@@ -250,6 +254,9 @@ function changedFields(song: songs.SongWithArtists, input: PatchSongInput): song
     patch.release_year = input.releaseYear;
   }
   if (input.isrc !== undefined && input.isrc !== song.isrc) patch.isrc = input.isrc;
+  if (input.externalId !== undefined && input.externalId !== song.external_id) {
+    patch.external_id = input.externalId;
+  }
   return patch;
 }
 
@@ -263,7 +270,7 @@ const sameIds = (a: readonly string[], b: readonly string[]) =>
  * and the ETag stay as they were).
  */
 export async function patchSong(ctx: AuthedContext, input: PatchSongInput): Promise<Song> {
-  const updated = await isrcTaken(
+  const updated = await keyTaken(
     ctx.db.transaction().execute(async (trx) => {
       const song = await lockSongOr404(trx, input.songId);
       const own = await assertMaySongWrite(ctx, trx, song);

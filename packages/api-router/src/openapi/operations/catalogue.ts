@@ -95,7 +95,7 @@ export const catalogueDocs: Record<string, OperationDoc> = {
     response: songExample,
     errors: {
       FORBIDDEN: 'Neither an admin nor an artist account linked to one of `artistIds`',
-      CONFLICT: 'Another song has this `isrc`',
+      CONFLICT: 'Another song has this `isrc` or `externalId`',
       VALIDATION_FAILED: 'A field failed validation, e.g. an unknown or repeated id at `artistIds.N`',
     },
   },
@@ -105,7 +105,7 @@ export const catalogueDocs: Record<string, OperationDoc> = {
   },
   'songs.update': {
     description:
-      'Partial: only the fields sent change; `null` clears `album`, `genre`, `releaseYear` or `isrc`. Send ' +
+      'Partial: only the fields sent change; `null` clears `album`, `genre`, `releaseYear`, `isrc` or `externalId`. Send ' +
       'the `ETag` you read as `If-Match` so a concurrent change is not overwritten. There is no ' +
       '`PUT` on songs (405).',
     body: 'SongPatch',
@@ -114,7 +114,7 @@ export const catalogueDocs: Record<string, OperationDoc> = {
     errors: {
       FORBIDDEN: SONG_WRITER,
       NOT_FOUND: NO_SONG,
-      CONFLICT: 'Another song has this `isrc`',
+      CONFLICT: 'Another song has this `isrc` or `externalId`',
       VALIDATION_FAILED: 'A field failed validation, e.g. an unknown or repeated id at `artistIds.N`',
     },
   },
@@ -155,6 +155,7 @@ export const catalogueDocs: Record<string, OperationDoc> = {
           duration: 268,
           releaseYear: 2005,
           isrc: 'ISUM70500001',
+          externalId: null,
           artistIds: ['0192f0c1-7c3e-7a11-b3c4-5d6e7f809111'],
           createdAt: '2026-11-20T09:30:00Z',
           updatedAt: '2026-11-20T09:30:00Z',

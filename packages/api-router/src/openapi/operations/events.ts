@@ -36,6 +36,7 @@ export const eventDocs: Record<string, OperationDoc> = {
             duration: 337,
             releaseYear: 1959,
             isrc: null,
+            externalId: null,
             artistIds: [IDS.artist],
             createdAt: '2026-11-22T11:00:00Z',
             updatedAt: '2026-11-22T12:00:00Z',

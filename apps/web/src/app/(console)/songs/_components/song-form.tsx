@@ -23,6 +23,7 @@ const SONG_FIELDS: readonly ConflictField<Song>[] = [
   { label: 'Length', value: (s) => s.duration, show: (seconds: number) => formatDuration(seconds) },
   { label: 'Release year', value: (s) => s.releaseYear },
   { label: 'ISRC', value: (s) => s.isrc },
+  { label: 'External id', value: (s) => s.externalId },
   { label: 'Artists', value: (s) => s.artistIds, show: (ids: string[]) => plural(ids.length, 'artist') },
 ];
 
@@ -40,6 +41,7 @@ function valuesOf(song: Song | null, defaultArtistIds: string[]) {
     duration: song ? formatDuration(song.duration) : '',
     releaseYear: song?.releaseYear ? String(song.releaseYear) : '',
     isrc: song?.isrc ?? '',
+    externalId: song?.externalId ?? '',
     artistIds: song?.artistIds ?? defaultArtistIds,
     // Typed in the artist picker and not chosen: refused, so it is never dropped without a word.
     artistSearch: '',
@@ -94,6 +96,7 @@ export function SongForm({
           duration: length.ok ? length.seconds : Number.NaN,
           releaseYear: v.releaseYear.trim() === '' ? null : Number(v.releaseYear),
           isrc: orNull(v.isrc),
+          externalId: orNull(v.externalId),
           artistIds: v.artistIds,
         };
       },
@@ -179,6 +182,12 @@ export function SongForm({
         spellCheck={false}
         {...field('isrc')}
         hint="The recording’s code: 12 letters and digits (hyphens allowed)"
+      />
+      <TextInput
+        label="External id"
+        spellCheck={false}
+        {...field('externalId')}
+        hint="Its id in the system it came from (a catalogue number); imports update by it"
       />
       <ArtistPicker
         label="Artists"

@@ -70,6 +70,7 @@ function SongDetail({ song, access }: { song: Song; access: ReturnType<typeof us
           ['Release year', song.releaseYear],
           ['Length', formatDuration(song.duration)],
           ['ISRC', song.isrc],
+          ['External id', song.externalId],
           ['Added', formatDate(song.createdAt)],
         ]}
       />
