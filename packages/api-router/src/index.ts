@@ -21,6 +21,7 @@ export {
   matchesWeakly,
   parseEntityTags,
 } from './etag';
+export type { FileAnswer } from './files';
 export { ensureAdmin } from './modules/auth/auth.service';
 export {
   DELIVERY_JOBS,

@@ -36,6 +36,27 @@ function securityOf(traits: Traits): Json[] {
   return traits.security === 'optional' ? [{}, ...signedIn] : signedIn;
 }
 
+/** A file's answer: its media types, each text with an example, and the name to save it as. */
+function describeDownload(responses: Record<string, Json>, types: Record<string, string>): void {
+  const ok = responses['200'] as { content?: Json; headers?: Record<string, Json> };
+  ok.content = Object.fromEntries(
+    Object.entries(types).map(([type, description]) => [
+      type,
+      { schema: { type: 'string', description }, example: FILE_EXAMPLES[type] ?? '' },
+    ]),
+  );
+  ok.headers = { ...ok.headers, 'Content-Disposition': { $ref: '#/components/headers/Content-Disposition' } };
+}
+
+const FILE_EXAMPLES: Record<string, string> = {
+  'text/csv':
+    'title,album,genre,duration,releaseYear,isrc,externalId,artists\r\n' +
+    'Blue in Green,Kind of Blue,Jazz,337,1959,USSM15900113,,Miles Davis;Bill Evans\r\n',
+  'application/x-ndjson':
+    '{"title":"Blue in Green","album":"Kind of Blue","genre":"Jazz","duration":337,"releaseYear":1959,' +
+    '"isrc":"USSM15900113","externalId":null,"artists":["Miles Davis","Bill Evans"]}\n',
+};
+
 const API_KEY_SCHEME =
   'An API key from `POST /api-keys` (`mc_` and 40 characters), sent as `Authorization: Bearer mc_…`. ' +
   'It acts as its owner within its scopes, never beyond what the owner’s role allows at that moment; ' +
@@ -114,6 +135,7 @@ export function createOpenApiDocument(options: { baseUrl?: string } = {}): OpenA
       ...successResponses(operationFacts, generated, example, responses),
       ...errorResponses(operationFacts, responses),
     };
+    if (route.download) describeDownload(operation.responses as Record<string, Json>, route.download);
     operation.parameters = [
       ...parameters,
       ...(traits.conditionalRead ? [parameterRef('IfNoneMatch')] : []),

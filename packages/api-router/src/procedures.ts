@@ -87,6 +87,7 @@ const UNROUTED: Traits = {
   counted: true,
   security: 'bearer',
   keyAccess: 'session',
+  download: false,
 };
 
 function withTraits(procedures: Record<string, Procedure>): Operation[] {

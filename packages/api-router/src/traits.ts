@@ -30,6 +30,8 @@ export interface Traits {
   security: 'bearer' | 'optional' | 'none';
   /** What an API key needs to call it: a scope, `any` key, or none (`session`: sign in). */
   keyAccess: KeyAccess;
+  /** The success body is a file, streamed (`RouteMeta.download`): no ETag, not on `/trpc`. */
+  download: boolean;
 }
 
 /** What the derivation reads of a route's meta (`RouteMeta` in ./trpc.ts, which refers to this file). */
@@ -41,6 +43,7 @@ interface RouteFacts {
   status?: number | undefined;
   errors?: readonly string[] | undefined;
   traits?: Partial<Traits> | undefined;
+  download?: Record<string, string> | undefined;
 }
 
 /** What the derivation reads of one procedure. */
@@ -85,7 +88,7 @@ export function deriveTraits(sources: readonly TraitSource[]): Traits[] {
   );
   return sources.map((source) => {
     const { route, isPublic } = source;
-    const record = isRecordAnswer(source);
+    const record = isRecordAnswer(source) && route.download === undefined;
     const keys = source.outputFields;
     const ownsRecords = collections.has(route.path.split('/')[1]);
     const list = answersBody(route) && keys.has('data') && keys.has('pagination');
@@ -105,6 +108,7 @@ export function deriveTraits(sources: readonly TraitSource[]): Traits[] {
       // admin); the other public ones (sign-in, refresh) have no use for a token.
       security: !isPublic ? 'bearer' : ownsRecords ? 'optional' : 'none',
       keyAccess: keyAccessOf(route),
+      download: route.download !== undefined,
     };
     return { ...derived, ...(route.traits ?? {}) };
   });

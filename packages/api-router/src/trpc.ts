@@ -34,6 +34,12 @@ export interface RouteMeta {
   traits?: Partial<Traits>;
   /** What an API key needs to call it, where its tag and method do not say (./scopes.ts). */
   keyAccess?: KeyAccess;
+  /**
+   * The success body is a file streamed as it is written (an export: the procedure answers a
+   * `FileAnswer`, ./files.ts), in one of these media types (what each is, for the document).
+   * Served on `/v1` only.
+   */
+  download?: Record<string, string>;
 }
 
 /** `public` is set by `publicProcedure` only: whether an operation needs a caller is declared by its builder. */

@@ -53,6 +53,7 @@ export * from './repositories/sessions';
 export * as sessions from './repositories/sessions';
 export * from './repositories/songs';
 export * as songs from './repositories/songs';
+export * as songsExport from './repositories/songs-export';
 export * from './repositories/users';
 export * as users from './repositories/users';
 export * as webhookDeliveries from './repositories/webhook-deliveries';

@@ -38,7 +38,7 @@ export function createTrpcTransport(options: TrpcTransportOptions) {
   async function plainQuery(exchange: Exchange, path: string): Promise<boolean> {
     const { req, res, url, requestId } = exchange;
     const operation = operationAt(path);
-    if (req.method !== 'GET' || operation?.kind !== 'query') return false;
+    if (req.method !== 'GET' || operation?.kind !== 'query' || operation.traits.download) return false;
     if (url.searchParams.has('batch') || req.headers['trpc-accept'] !== undefined) return false;
     if (req.headers.accept?.includes('application/jsonl')) return false;
     const raw = url.searchParams.get('input');
@@ -85,6 +85,13 @@ export function createTrpcTransport(options: TrpcTransportOptions) {
     const ctx = await createContext(req, requestId);
     const operation = operationAt(path);
     if (!operation) return ctx;
+    if (operation.traits.download) {
+      // A file is streamed by /v1 alone: an RPC answer would have to hold all of it.
+      throw new TRPCError({
+        code: 'NOT_FOUND',
+        message: `${path} answers a file: download it from /v1${operation.route?.path ?? ''}`,
+      });
+    }
     try {
       const charged = chargeBudget(budgets, ctx, operation, headers);
       if (charged) await charged;

@@ -2,6 +2,7 @@ import {
   type Context,
   type EntityTagCondition,
   etagOfJson,
+  type FileAnswer,
   matchesWeakly,
   refusesCaller,
 } from '@music/api-router';
@@ -9,6 +10,7 @@ import { chargeBudget } from '../http/budget-edge';
 import { conditionOf } from '../http/conditions';
 import type { Cors } from '../http/cors';
 import { answerFailure, type Exchange, type InternalErrorLog } from '../http/exchange';
+import { sendFile } from '../http/file-answer';
 import { fail, JSON_TYPE, readBody, sendBody, sendError, sendNoContent } from '../http/http';
 import type { CreateContext } from '../http/request-context';
 import type { TrustProxy } from '../http/trust-proxy';
@@ -140,6 +142,11 @@ export function createRestHandler(options: RestHandlerOptions) {
     const { req, res, url, headers } = exchange;
     const { route: meta, operation } = routed.route;
     const status = meta.status ?? 200;
+    if (operation.traits.download) {
+      return sendFile(res, output as FileAnswer, headers, (error) =>
+        options.onInternalError(exchange.requestId, error),
+      );
+    }
     // A 204, and a 202 of an operation that answers nothing (its work goes on in the background).
     if (status === 204 || (status === 202 && output === undefined)) {
       await keyed?.complete(answerOf(status, headers, null));

@@ -123,7 +123,12 @@ async function attempt(options: WebhookRuntimeOptions, job: DeliveryAttempt): Pr
     const recorded = await webhookDeliveries.recordAttempt(trx, {
       id: delivery.id,
       attempt: job.attempt,
-      outcome: { status: outcome.status, body: outcome.body || null, error: outcome.error, ms: outcome.ms },
+      outcome: {
+        status: outcome.status,
+        body: outcome.body || null,
+        error: outcome.error?.slice(0, 1000) ?? null,
+        ms: outcome.ms,
+      },
       next: outcome.ok ? 'succeeded' : retryIn === null ? 'failed' : 'pending',
       nextInSeconds: retryIn,
     });

@@ -143,6 +143,7 @@ export const CATALOGUE_ROWS: Record<string, Entry> = {
     },
   },
 
+  'songs.export': { targets: { all: { input: same({ format: 'ndjson' }), expect: anyone } } },
   'songs.list': {
     targets: {
       all: { input: same({}), expect: anyone },

@@ -52,6 +52,7 @@ export const EXAMPLES: Record<string, (f: Fixtures) => Input> = {
   'artists.songs': () => ({ page: 1, limit: 10 }),
   'artists.linkSong': () => ({}),
   'artists.unlinkSong': () => ({}),
+  'songs.export': () => ({ format: 'ndjson' }),
   'songs.list': (f) => ({
     search: 'song',
     genre: 'rock',

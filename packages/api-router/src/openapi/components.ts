@@ -28,6 +28,11 @@ export const headerComponents: Record<string, Json> = {
       example: '"q8PUVmQ4xw2Jx0lJ6pUoO2mEJbY"',
     },
   },
+  'Content-Disposition': {
+    description: 'A file to save, and the name to save it as.',
+    required: true,
+    schema: { type: 'string', maxLength: 100, example: 'attachment; filename="songs-2026-12-02.csv"' },
+  },
   Location: {
     description: 'Path of the new resource (its `GET` operation).',
     required: true,

@@ -418,6 +418,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/songs/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The whole catalogue as one file, CSV or NDJSON, streamed
+         * @description Any signed-in caller, or an API key with `catalogue:read`. The file is written as the songs are read, a thousand at a time, so it starts at once and the service holds no more than that in memory, whatever the size of the catalogue; gzip-compressed when `Accept-Encoding` allows. A song written during the export is in it if its id comes after the songs already written. Empty cells (CSV) and `null` (NDJSON) stand for no value. A failure once the file has begun cuts the connection: a file that does not end with a line break is incomplete.
+         *
+         *     Each song’s writable fields and its artists by name, in id order: what `POST /imports` reads back unchanged. Written as it is read, a thousand songs at a time.
+         */
+        get: operations["songs-export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/songs": {
         parameters: {
             query?: never;
@@ -2043,6 +2065,8 @@ export interface components {
         "X-Request-Id": string;
         /** @description Entity tag of the representation in this answer: it changes whenever anything in it changes. A record’s is strong: send it back as `If-None-Match` to revalidate (304) or as `If-Match` to write safely (412). A list’s is weak (`W/"…"`): for `If-None-Match` only. */
         ETag: string;
+        /** @description A file to save, and the name to save it as. */
+        "Content-Disposition": string;
         /** @description Path of the new resource (its `GET` operation). */
         Location: string;
         /** @description RFC 8288 pagination links: `rel="first"` and `rel="last"` always, `rel="prev"` and `rel="next"` where that page exists. Each is a full URL keeping the request’s other query parameters. In cursor mode: `rel="first"` (`cursor=`) always and `rel="next"` (the next cursor) while one follows. */
@@ -3750,6 +3774,53 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description No such artist, no such song, or the song is not linked to the artist */
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "songs-export": {
+        parameters: {
+            query?: {
+                /**
+                 * @description `csv` (default) or `ndjson` (one JSON object a line)
+                 * @example csv
+                 */
+                format?: "csv" | "ndjson";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example title,album,genre,duration,releaseYear,isrc,externalId,artists
+                     *     Blue in Green,Kind of Blue,Jazz,337,1959,USSM15900113,,Miles Davis;Bill Evans
+                     */
+                    "text/csv": string;
+                    /** @example {"title":"Blue in Green","album":"Kind of Blue","genre":"Jazz","duration":337,"releaseYear":1959,"isrc":"USSM15900113","externalId":null,"artists":["Miles Davis","Bill Evans"]} */
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description Malformed request: a query parameter is malformed or out of range (`page=0`, `limit=101`); `If-None-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Signed in, but not allowed (role or ownership); or an API key without the scope `catalogue:read` (`WWW-Authenticate` names it) */
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -1,7 +1,10 @@
+import { fileAnswerSchema } from '../../files';
 import { emptyOutput } from '../../schemas';
 import { authedProcedure, rest, router } from '../../trpc';
+import { exportSongs } from '../bulk/export.service';
 import {
   createSongInput,
+  exportSongsInput,
   getSongInput,
   listSongsInput,
   patchSongInput,
@@ -13,6 +16,31 @@ import {
 import * as songs from './songs.service';
 
 export const songsRouter = router({
+  export: authedProcedure
+    .meta(
+      rest({
+        method: 'GET',
+        path: '/songs/export',
+        tag: 'songs',
+        summary: 'The whole catalogue as one file, CSV or NDJSON, streamed',
+        description:
+          'Each song’s writable fields and its artists by name, in id order: what `POST /imports` ' +
+          'reads back unchanged. Written as it is read, a thousand songs at a time.',
+        download: {
+          'text/csv':
+            'A header row, then a song a line: `title, album, genre, duration, releaseYear, isrc, ' +
+            'externalId, artists` (artist names separated by `;`; a `;` or `\\` in a name written ' +
+            '`\\;` or `\\\\`; empty cells for nulls)',
+          'application/x-ndjson':
+            'A song a line: `{title, album, genre, duration, releaseYear, isrc, externalId, artists}` ' +
+            '(`artists`: the names, in order)',
+        },
+      }),
+    )
+    .input(exportSongsInput)
+    .output(fileAnswerSchema)
+    .query(({ ctx, input }) => exportSongs(ctx, input)),
+
   list: authedProcedure
     .meta(
       rest({

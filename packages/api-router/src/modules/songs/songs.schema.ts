@@ -103,6 +103,13 @@ const songFields = {
 };
 
 export const createSongInput = z.strictObject(songFields);
+
+export const exportSongsInput = z.strictObject({
+  format: z
+    .enum(['csv', 'ndjson'])
+    .default('csv')
+    .meta({ description: '`csv` (default) or `ndjson` (one JSON object a line)' }),
+});
 export type CreateSongInput = z.infer<typeof createSongInput>;
 
 export const songIdInput = z.strictObject({ songId: idParam('song') });

@@ -35,9 +35,9 @@ export const webhookSchema = z
   .object({
     id: z.uuid(),
     userId: z.uuid().meta({ description: 'Whose webhook it is: it is sent what they may read' }),
-    url: z.string(),
-    events: z.array(z.string()),
-    description: z.string().nullable(),
+    url: z.string().max(2000),
+    events: z.array(z.string().max(100)).max(20),
+    description: z.string().max(500).nullable(),
     enabled: z.boolean().meta({
       description: 'False once paused by its owner, or after too many failed deliveries in a row',
     }),
@@ -45,6 +45,7 @@ export const webhookSchema = z
     disabledAt: dateTime.nullable(),
     disabledReason: z
       .string()
+      .max(200)
       .nullable()
       .meta({ description: 'Why it is disabled, in words; null while enabled' }),
     createdAt: dateTime,
@@ -55,11 +56,14 @@ export type Webhook = z.infer<typeof webhookSchema>;
 
 export const createdWebhookSchema = webhookSchema
   .extend({
-    secret: z.string().meta({
-      description:
-        'Signs every delivery (`whsec_…`, as Standard Webhooks write it): shown this once. Verify ' +
-        'the `webhook-signature` header with it.',
-    }),
+    secret: z
+      .string()
+      .max(100)
+      .meta({
+        description:
+          'Signs every delivery (`whsec_…`, as Standard Webhooks write it): shown this once. Verify ' +
+          'the `webhook-signature` header with it.',
+      }),
   })
   .meta({ id: 'CreatedWebhook' });
 
@@ -113,7 +117,7 @@ export const deliverySchema = z
       description: 'Sent as `webhook-id` on every attempt of this delivery: receivers deduplicate by it',
     }),
     eventId: z.uuid().meta({ description: 'The change-feed event sent (a test ping has its own id)' }),
-    eventType: z.string().meta({ description: 'Its type; `webhook.ping` for a test ping' }),
+    eventType: z.string().max(100).meta({ description: 'Its type; `webhook.ping` for a test ping' }),
     status: z.enum(['pending', 'succeeded', 'failed']).meta({
       description: '`pending`: an attempt is due or under way; `failed`: every retry failed',
     }),
@@ -127,10 +131,12 @@ export const deliverySchema = z
       .meta({ description: 'The last attempt’s HTTP status; null when there was no answer' }),
     responseBody: z
       .string()
+      .max(4096)
       .nullable()
       .meta({ description: 'The first 1 KiB of the last answer’s body (no more is kept)' }),
     error: z
       .string()
+      .max(1000)
       .nullable()
       .meta({ description: 'Why the last attempt got no answer (or was not made)' }),
     durationMs: z.number().int().nullable(),

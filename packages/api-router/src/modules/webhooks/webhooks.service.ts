@@ -38,6 +38,10 @@ import {
 async function checkedUrl(ctx: AuthedContext, raw: string): Promise<string> {
   const checked = await checkWebhookUrl(raw, ctx.settings.webhookUrlPolicy);
   if ('refusal' in checked) throw validationError([{ field: 'url', message: checked.refusal }]);
+  // Written out (percent-encoded, the host in punycode), a URL can grow: the stored one is bounded too.
+  if (checked.url.href.length > 2000) {
+    throw validationError([{ field: 'url', message: 'At most 2000 characters, written out' }]);
+  }
   return checked.url.href;
 }
 

@@ -80,6 +80,16 @@ export const catalogueDocs: Record<string, OperationDoc> = {
     },
   },
 
+  'songs.export': {
+    description:
+      'Any signed-in caller, or an API key with `catalogue:read`. The file is written as the songs ' +
+      'are read, a thousand at a time, so it starts at once and the service holds no more than that ' +
+      'in memory, whatever the size of the catalogue; gzip-compressed when `Accept-Encoding` allows. ' +
+      'A song written during the export is in it if its id comes after the songs already written. ' +
+      'Empty cells (CSV) and `null` (NDJSON) stand for no value. A failure once the file has begun ' +
+      'cuts the connection: a file that does not end with a line break is incomplete.',
+    query: { format: 'csv' },
+  },
   'songs.list': {
     description:
       'Any signed-in caller. Filters combine. `sort` takes `title`, `album`, `releaseYear`, ' +
