@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
-import { createDeps, DEFAULT_SETTINGS, DELIVERY_JOBS, deliveryQueue, ensureAdmin } from '@music/api-router';
+import { createDeps, DEFAULT_SETTINGS, DELIVERY_JOBS, ensureAdmin, IMPORT_JOBS } from '@music/api-router';
 import { createTokenService } from '@music/auth';
 import { createDatabase, createJobs, type Database, type MigrationReport, uuidv7 } from '@music/db';
 import { createApp } from './app';
@@ -11,6 +11,7 @@ import { seedDemoData } from './runtime/demo-seed';
 import { drainable } from './runtime/drain';
 import { type Env, loadEnv } from './runtime/env';
 import { startHousekeeping } from './runtime/housekeeping';
+import { IMPORT_EXPIRY_SECONDS, startImports } from './runtime/imports';
 import { createLogger } from './runtime/logger';
 import { createMailer } from './runtime/mailer';
 import { createIdempotency } from './v1/idempotency';
@@ -90,11 +91,12 @@ export async function startServer(env: Env, injected?: { database?: Database }):
       // Retries here are for attempts whose instance died (the job expired); a failed delivery
       // is retried on WEBHOOK_RETRY_SECONDS by the attempt itself.
       [DELIVERY_JOBS]: { retryLimit: 20, retryDelaySeconds: 2, expireInSeconds: ATTEMPT_EXPIRY_SECONDS },
+      // A slice that failed (the database away) or whose instance died goes on from its checkpoint.
+      [IMPORT_JOBS]: { retryLimit: 50, retryDelaySeconds: 5, expireInSeconds: IMPORT_EXPIRY_SECONDS },
     },
     maintenanceSeconds: JOB_MAINTENANCE_SECONDS,
     onError: (error) => log.warn('job queue error', { error: error.message }),
   });
-  const queue = deliveryQueue(jobs);
   const deps = createDeps({
     db: database.db,
     tokens,
@@ -110,7 +112,7 @@ export async function startServer(env: Env, injected?: { database?: Database }):
       webhookUrlPolicy: policy,
     },
     mailer,
-    deliveries: queue,
+    jobs,
   });
   if (env.ADMIN_EMAIL && env.ADMIN_PASSWORD) await ensureAdmin(deps, env.ADMIN_EMAIL, env.ADMIN_PASSWORD);
   if (env.SEED_DEMO_DATA === 'true' && env.NODE_ENV !== 'production') await seedDemoData(deps);
@@ -185,13 +187,15 @@ export async function startServer(env: Env, injected?: { database?: Database }):
   const hooks = startWebhooks({
     db: database.db,
     jobs,
-    queue,
+    queue: deps.deliveries,
     log,
     retrySeconds: env.WEBHOOK_RETRY_SECONDS,
     maxFailures: env.WEBHOOK_MAX_FAILURES,
     policy,
     dispatchEveryMs: WEBHOOK_DISPATCH_MS,
   });
+
+  const importRuns = startImports(deps);
 
   let closing: Promise<void> | undefined;
   const close: RunningServer['close'] = ({ delayMs = 0, graceMs = 10_000 } = {}) => {
@@ -200,6 +204,9 @@ export async function startServer(env: Env, injected?: { database?: Database }):
       await connections.drain({ delayMs, graceMs });
       await housekeeping.stop();
       // Deliveries under way get the grace to finish; the rest are given back to the queue.
+      await importRuns.stop();
+      // Deliveries and import slices under way get the grace, then go back to the queue (the
+      // jobs' workers are stopped with the webhooks').
       await hooks.stop(graceMs);
       await deps.keyUse.stop();
       // After the last request: what this instance counted still counts for the others.

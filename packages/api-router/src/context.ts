@@ -1,10 +1,10 @@
 import type { TokenService } from '@music/auth';
 import { apiKeyMatches, apiKeyPrefix, isApiKeyToken, parseBearer } from '@music/auth';
-import { apiKeys, type Db, findSessionUser, isUuid, type SessionUser } from '@music/db';
+import { apiKeys, type Db, findSessionUser, isUuid, type Jobs, type SessionUser } from '@music/db';
 import type { EntityTagCondition } from './etag';
 import { KeyUse } from './key-use';
 import { SongSearchCache } from './modules/songs/search-cache';
-import type { DeliveryQueue } from './modules/webhooks/dispatch';
+import { type DeliveryQueue, deliveryQueue } from './modules/webhooks/dispatch';
 import type { UrlPolicy } from './modules/webhooks/url-policy';
 import { type ApiKeyGrant, isScope } from './scopes';
 
@@ -71,7 +71,9 @@ export interface Deps {
   log: Logger;
   settings: Settings;
   mailer: Mailer;
-  /** Where webhook delivery attempts are queued (jobs in PostgreSQL). */
+  /** Jobs in PostgreSQL (pg-boss): import runs, and webhook deliveries through `deliveries`. */
+  jobs: Jobs;
+  /** Where webhook delivery attempts are queued (made by `createDeps`, over `jobs`). */
   deliveries: DeliveryQueue;
   /** Search results over `db`, exact while the catalogue is unchanged (made by `createDeps`). */
   searchCache: SongSearchCache;
@@ -80,8 +82,13 @@ export interface Deps {
 }
 
 /** The dependencies, with what is derived from them: the search cache over the same `db`. */
-export function createDeps(deps: Omit<Deps, 'searchCache' | 'keyUse'>): Deps {
-  return { ...deps, searchCache: new SongSearchCache(deps.db), keyUse: new KeyUse(deps.db, deps.log) };
+export function createDeps(deps: Omit<Deps, 'searchCache' | 'keyUse' | 'deliveries'>): Deps {
+  return {
+    ...deps,
+    searchCache: new SongSearchCache(deps.db),
+    keyUse: new KeyUse(deps.db, deps.log),
+    deliveries: deliveryQueue(deps.jobs),
+  };
 }
 
 /**

@@ -21,8 +21,10 @@ export {
   matchesWeakly,
   parseEntityTags,
 } from './etag';
-export type { FileAnswer } from './files';
+export type { FileAnswer, FileUpload } from './files';
 export { ensureAdmin } from './modules/auth/auth.service';
+export { runImport } from './modules/imports/import.runner';
+export { IMPORT_JOBS } from './modules/imports/imports.service';
 export {
   DELIVERY_JOBS,
   type DeliveryAttempt,

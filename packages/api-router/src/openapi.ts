@@ -48,6 +48,43 @@ function describeDownload(responses: Record<string, Json>, types: Record<string,
   ok.headers = { ...ok.headers, 'Content-Disposition': { $ref: '#/components/headers/Content-Disposition' } };
 }
 
+/**
+ * A file taken as the body (an import): the body is the file, in one of its media types; the
+ * operation's other input fields, which the generator put in a JSON body, are query parameters.
+ */
+function describeUpload(operation: Json, parameters: Json[], types: Record<string, string>): void {
+  const generated = (operation.requestBody as { content?: Record<string, { schema?: Json }> } | undefined)
+    ?.content;
+  const schema = generated?.['application/json']?.schema as
+    | { properties?: Record<string, Json & { description?: string }>; required?: string[] }
+    | undefined;
+  for (const [name, property] of Object.entries(schema?.properties ?? {})) {
+    if (name === 'file') continue;
+    const { description, ...fieldSchema } = property;
+    parameters.push({
+      in: 'query',
+      name,
+      required: false,
+      schema: fieldSchema,
+      ...(description ? { description } : {}),
+    });
+  }
+  operation.parameters = parameters;
+  operation.requestBody = {
+    required: true,
+    content: Object.fromEntries(
+      Object.entries(types).map(([type, description]) => [
+        type,
+        // 100 MB at most: as many characters at most.
+        {
+          schema: { type: 'string', maxLength: 100 * 1024 * 1024, description },
+          example: FILE_EXAMPLES[type] ?? '',
+        },
+      ]),
+    ),
+  };
+}
+
 const FILE_EXAMPLES: Record<string, string> = {
   'text/csv':
     'title,album,genre,duration,releaseYear,isrc,externalId,artists\r\n' +
@@ -115,12 +152,13 @@ export function createOpenApiDocument(options: { baseUrl?: string } = {}): OpenA
     const doc = OPERATION_DOCS[procedurePath];
     const parameters = (operation.parameters ?? []) as Parameters<typeof describeParameters>[0];
     describeParameters(parameters, fieldMeta, doc);
-    nameRequestBody(operation, bodySchemaName(procedurePath), schemas, doc);
+    if (route.upload) describeUpload(operation, parameters, route.upload);
+    else nameRequestBody(operation, bodySchemaName(procedurePath), schemas, doc);
     const operationFacts: OperationFacts = {
       route,
       traits,
       doc,
-      hasBody: operation.requestBody !== undefined,
+      hasBody: operation.requestBody !== undefined && !route.upload,
       hasQuery: parameters.some((p) => p.in === 'query'),
       hasSort: parameters.some((p) => p.in === 'query' && p.name === 'sort'),
       hasCursor: parameters.some((p) => p.in === 'query' && p.name === 'cursor'),

@@ -88,6 +88,7 @@ const UNROUTED: Traits = {
   security: 'bearer',
   keyAccess: 'session',
   download: false,
+  upload: false,
 };
 
 function withTraits(procedures: Record<string, Procedure>): Operation[] {

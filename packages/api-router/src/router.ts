@@ -4,6 +4,7 @@ import { auditEventsRouter } from './modules/audit-events/audit-events.router';
 import { authRouter } from './modules/auth/auth.router';
 import { eventsRouter } from './modules/events/events.router';
 import { genresRouter } from './modules/genres/genres.router';
+import { importsRouter } from './modules/imports/imports.router';
 import { playlistsRouter } from './modules/playlists/playlists.router';
 import { searchRouter } from './modules/search/search.router';
 import { songsRouter } from './modules/songs/songs.router';
@@ -22,6 +23,7 @@ export const appRouter = router({
   auditEvents: auditEventsRouter,
   events: eventsRouter,
   webhooks: webhooksRouter,
+  imports: importsRouter,
   search: searchRouter,
 });
 

@@ -46,6 +46,8 @@ const AREA_OF_TAG: Readonly<Record<string, 'catalogue' | 'playlists' | 'users' |
   users: 'users',
   audit: 'events',
   events: 'events',
+  // Imports write the catalogue (`catalogue:write`); following one reads it.
+  imports: 'catalogue',
 };
 
 /**

@@ -32,6 +32,8 @@ export interface Traits {
   keyAccess: KeyAccess;
   /** The success body is a file, streamed (`RouteMeta.download`): no ETag, not on `/trpc`. */
   download: boolean;
+  /** The request body is a file, read as it arrives (`RouteMeta.upload`): not on `/trpc`. */
+  upload: boolean;
 }
 
 /** What the derivation reads of a route's meta (`RouteMeta` in ./trpc.ts, which refers to this file). */
@@ -44,6 +46,7 @@ interface RouteFacts {
   errors?: readonly string[] | undefined;
   traits?: Partial<Traits> | undefined;
   download?: Record<string, string> | undefined;
+  upload?: Record<string, string> | undefined;
 }
 
 /** What the derivation reads of one procedure. */
@@ -109,6 +112,7 @@ export function deriveTraits(sources: readonly TraitSource[]): Traits[] {
       security: !isPublic ? 'bearer' : ownsRecords ? 'optional' : 'none',
       keyAccess: keyAccessOf(route),
       download: route.download !== undefined,
+      upload: route.upload !== undefined,
     };
     return { ...derived, ...(route.traits ?? {}) };
   });

@@ -40,6 +40,12 @@ export interface RouteMeta {
    * Served on `/v1` only.
    */
   download?: Record<string, string>;
+  /**
+   * The request body is a file read as it arrives (an import: the procedure's `file` input is a
+   * `FileUpload`, ./files.ts), of one of these media types; its other input fields are query
+   * parameters. Served on `/v1` only.
+   */
+  upload?: Record<string, string>;
 }
 
 /** `public` is set by `publicProcedure` only: whether an operation needs a caller is declared by its builder. */

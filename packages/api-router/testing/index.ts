@@ -16,7 +16,8 @@ import {
 } from '../src/context';
 import { AppError } from '../src/errors';
 import type { EntityTagCondition } from '../src/etag';
-import { DELIVERY_JOBS, deliveryQueue } from '../src/modules/webhooks/dispatch';
+import { IMPORT_JOBS } from '../src/modules/imports/imports.service';
+import { DELIVERY_JOBS } from '../src/modules/webhooks/dispatch';
 import { appRouter } from '../src/router';
 import { createCallerFactory } from '../src/trpc';
 
@@ -97,7 +98,10 @@ export async function createRouterHarness(settings: Partial<Settings> = {}): Pro
   const database = await createTestDatabase();
   const outbox = new MailOutbox();
   const jobs = createJobs(database.jobs, {
-    queues: { [DELIVERY_JOBS]: { retryLimit: 1, retryDelaySeconds: 1, expireInSeconds: 30 } },
+    queues: {
+      [DELIVERY_JOBS]: { retryLimit: 1, retryDelaySeconds: 1, expireInSeconds: 30 },
+      [IMPORT_JOBS]: { retryLimit: 1, retryDelaySeconds: 1, expireInSeconds: 60 },
+    },
     maintenanceSeconds: 60,
     onError: () => {},
   });
@@ -112,8 +116,8 @@ export async function createRouterHarness(settings: Partial<Settings> = {}): Pro
       ...settings,
     },
     mailer: outbox,
-    // The real queue on the test database; its tables are made only if a test queues a delivery.
-    deliveries: deliveryQueue(jobs),
+    // The real queue on the test database; its tables are made only if a test queues a job.
+    jobs,
   });
   const callerFor = (request: Omit<RequestInfo, 'requestId'>) =>
     createCaller(createContextInner(deps, { ...request, requestId: uuidv7() }));

@@ -8,7 +8,13 @@ import type {
   Updateable,
 } from 'kysely';
 
-import type { WebhookDeliveriesTable, WebhookDispatchTable, WebhooksTable } from './schema-webhooks';
+import type {
+  ImportChunksTable,
+  ImportsTable,
+  WebhookDeliveriesTable,
+  WebhookDispatchTable,
+  WebhooksTable,
+} from './schema-integrations';
 
 /** Table types, kept in step with ./migrations (which are the source of truth). */
 
@@ -291,6 +297,8 @@ export interface Database {
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_dispatch: WebhookDispatchTable;
+  imports: ImportsTable;
+  import_chunks: ImportChunksTable;
   search_vocabulary: SearchVocabularyTable;
   search_starts: SearchStartsTable;
 }

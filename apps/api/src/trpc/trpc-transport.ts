@@ -85,11 +85,11 @@ export function createTrpcTransport(options: TrpcTransportOptions) {
     const ctx = await createContext(req, requestId);
     const operation = operationAt(path);
     if (!operation) return ctx;
-    if (operation.traits.download) {
-      // A file is streamed by /v1 alone: an RPC answer would have to hold all of it.
+    if (operation.traits.download || operation.traits.upload) {
+      // Files are streamed by /v1 alone: an RPC call would have to hold all of one.
       throw new TRPCError({
         code: 'NOT_FOUND',
-        message: `${path} answers a file: download it from /v1${operation.route?.path ?? ''}`,
+        message: `${path} ${operation.traits.download ? 'answers' : 'takes'} a file: use /v1${operation.route?.path ?? ''}`,
       });
     }
     try {

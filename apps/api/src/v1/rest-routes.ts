@@ -1,6 +1,7 @@
 import {
   AppError,
   appErrorOf,
+  type FileUpload,
   isInputFailure,
   type Operation,
   operations,
@@ -22,6 +23,8 @@ export interface CompiledRoute {
   literalCount: number;
   queryFields: Set<string>;
   hasBody: boolean;
+  /** The body is a file, handed to the procedure unread as its `file` input; the rest is query. */
+  upload: boolean;
 }
 
 export const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
@@ -40,8 +43,11 @@ export function compile(): CompiledRoute[] {
         segments,
         params,
         literalCount: segments.length - params.length,
-        queryFields: new Set(BODY_METHODS.has(route.method) ? [] : fields),
-        hasBody: BODY_METHODS.has(route.method) && fields.length > 0,
+        queryFields: new Set(
+          route.upload ? fields.filter((f) => f !== 'file') : BODY_METHODS.has(route.method) ? [] : fields,
+        ),
+        hasBody: !route.upload && BODY_METHODS.has(route.method) && fields.length > 0,
+        upload: route.upload !== undefined,
       },
     ];
   });
@@ -139,9 +145,11 @@ export function inputReader(
   raw: Buffer,
   contentType: string | undefined,
   search: URLSearchParams,
+  file?: FileUpload,
 ): () => Promise<Record<string, unknown>> {
   const { route, params } = found;
   return async () => {
+    if (route.upload) return { ...queryInput(route, search), ...params, file };
     if (route.hasBody) {
       const body = parseJsonBody(raw, contentType);
       if (body === undefined) throw fail('BAD_REQUEST', 'A JSON object body is required');

@@ -1,8 +1,10 @@
+import type { IncomingMessage } from 'node:http';
 import {
   type Context,
   type EntityTagCondition,
   etagOfJson,
   type FileAnswer,
+  type FileUpload,
   matchesWeakly,
   refusesCaller,
 } from '@music/api-router';
@@ -192,7 +194,9 @@ export function createRestHandler(options: RestHandlerOptions) {
     try {
       const routed = route(exchange);
       if (!routed) return;
-      const raw = await readBody(exchange.req);
+      const { upload } = routed.route;
+      // A file (an import) is handed over unread: its service takes it as it arrives.
+      const raw = upload ? Buffer.alloc(0) : await readBody(exchange.req);
       const ctx = await options.createContext(exchange.req, exchange.requestId);
       const admitted = admit(exchange, routed, ctx, raw);
       const keyed = admitted instanceof Promise ? await admitted : admitted;
@@ -202,12 +206,21 @@ export function createRestHandler(options: RestHandlerOptions) {
       try {
         ifNoneMatch = conditions(exchange, routed, ctx);
         const { req, url } = exchange;
-        const read = inputReader(routed, routed.method, raw, req.headers['content-type'], url.searchParams);
+        const file = upload ? fileOf(req) : undefined;
+        const read = inputReader(
+          routed,
+          routed.method,
+          raw,
+          req.headers['content-type'],
+          url.searchParams,
+          file,
+        );
         output = await routed.route.operation.call(ctx, read);
       } catch (error) {
         // The key is free again: a failed request may be retried with it.
         await keyed?.release();
-        throw queryAware(error, routed.method);
+        // An upload's other input is its query string: a bad one is a 400, as on a read.
+        throw queryAware(error, upload ? 'GET' : routed.method);
       }
       await respond(exchange, routed, output, ifNoneMatch, keyed);
     } catch (error) {
@@ -216,4 +229,14 @@ export function createRestHandler(options: RestHandlerOptions) {
   }
 
   return { handle, routes };
+}
+
+/** The request's body as a file: its media type, its declared length, its bytes as they come. */
+function fileOf(req: IncomingMessage): FileUpload {
+  const declared = req.headers['content-length'];
+  return {
+    type: req.headers['content-type'] ?? '',
+    length: declared !== undefined && /^\d{1,15}$/.test(declared) ? Number(declared) : undefined,
+    stream: req,
+  };
 }

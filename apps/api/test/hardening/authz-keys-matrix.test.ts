@@ -47,8 +47,8 @@ describe('authorization matrix of API keys', () => {
     const { route, isPublic, traits } = procedureAt(procedure);
     const mismatches: string[] = [];
     const [firstName, firstTarget] = Object.entries(entry!.targets)[0]!;
-    // A file is served by /v1 only (/trpc answers 404 to everyone: export.test.ts).
-    const transports = traits.download ? (['v1'] as const) : TRANSPORTS;
+    // Files are served by /v1 only (/trpc answers 404 to everyone: the bulk tests).
+    const transports = traits.download || traits.upload ? (['v1'] as const) : TRANSPORTS;
     const wantOf = (transport: 'v1' | 'trpc', expected: Outcome) =>
       expected === 'ok' ? (transport === 'v1' ? (route.status ?? 200) : 200) : expected;
 

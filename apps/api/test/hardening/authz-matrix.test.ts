@@ -32,8 +32,8 @@ describe('authorization matrix', () => {
     const entry = MATRIX[procedure];
     expect(entry, `no matrix row for ${procedure}: add one`).toBeDefined();
     const { route, isPublic, kind, traits } = procedureAt(procedure);
-    // A file is served by /v1 only (/trpc answers 404 to everyone: export.test.ts).
-    const transports = traits.download ? (['v1'] as const) : (['v1', 'trpc'] as const);
+    // Files are served by /v1 only (/trpc answers 404 to everyone: the bulk tests).
+    const transports = traits.download || traits.upload ? (['v1'] as const) : (['v1', 'trpc'] as const);
     const db = api.database.db;
     const mismatches: string[] = [];
     for (const [targetName, target] of Object.entries(entry!.targets)) {

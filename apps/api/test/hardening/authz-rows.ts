@@ -2,7 +2,7 @@ import type { Client } from '../support/harness';
 import { API_KEY_ROWS } from './authz-api-keys';
 import { CATALOGUE_ROWS } from './authz-catalogue';
 import { ACCOUNT_ROWS, type Entry, type Input } from './authz-rules';
-import { WEBHOOK_ROWS } from './authz-webhooks';
+import { IMPORT_ROWS, WEBHOOK_ROWS } from './authz-webhooks';
 import { procedureAt, type Transport, type TrpcClient } from './support';
 
 /**
@@ -14,6 +14,7 @@ export const MATRIX: Record<string, Entry> = {
   ...API_KEY_ROWS,
   ...CATALOGUE_ROWS,
   ...WEBHOOK_ROWS,
+  ...IMPORT_ROWS,
 };
 
 /** A procedure called on either transport: on /v1 by its route, the input spread over path, query and body. */
@@ -32,6 +33,18 @@ export function sendTo(
     delete rest[name];
     return encodeURIComponent(value);
   });
+  if (route.upload) {
+    // A file as the body (an import), the rest as the query string.
+    const { file, ...query } = rest;
+    const search = new URLSearchParams(
+      Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]),
+    ).toString();
+    return clients.api.request(route.method, search ? `${path}?${search}` : path, {
+      token,
+      rawBody: String(file ?? ''),
+      headers: { 'content-type': 'text/csv' },
+    });
+  }
   if (route.method === 'GET' || route.method === 'DELETE') {
     const query = new URLSearchParams(
       Object.entries(rest).flatMap(

@@ -1,5 +1,5 @@
 import { type Entry, notFound, same, type Target } from './authz-rules';
-import { DEAD_HOOK_URL, insertWebhookRow, missingId } from './support';
+import { DEAD_HOOK_URL, insertImportRow, insertWebhookRow, missingId } from './support';
 
 /** A webhook of `user`'s (and a failed delivery of it), made for the cell. */
 const usersHook: Target['input'] = async (db, w) => ({
@@ -10,6 +10,30 @@ const usersHook: Target['input'] = async (db, w) => ({
 const ownOrAdmin = { user: 'ok', admin: 'ok', others: 404 } as const;
 
 const missing = { input: async () => ({ webhookId: missingId() }), expect: notFound };
+
+/** A dry run of a one-song file: accepted (202) and writing no song. */
+const DRY_RUN = { dryRun: 'true', file: 'title,duration\r\nMatrix import,60\r\n' };
+
+/** The rows for imports (`catalogue:write` from a key; following one, `catalogue:read`). */
+export const IMPORT_ROWS: Record<string, Entry> = {
+  'imports.create': {
+    targets: {
+      'a dry run': {
+        input: same(DRY_RUN),
+        expect: { admin: 'ok', artist: 'ok', otherArtist: 'ok', others: 403 },
+      },
+    },
+  },
+  'imports.get': {
+    targets: {
+      "user's import": {
+        input: async (db, w) => ({ importId: await insertImportRow(db, w.actors.artist.user.id) }),
+        expect: { artist: 'ok', admin: 'ok', others: 404 },
+      },
+      missing: { input: async () => ({ importId: missingId() }), expect: notFound },
+    },
+  },
+};
 
 /** The authorization matrix's rows for webhooks (`webhooks:write` from a key, reads included). */
 export const WEBHOOK_ROWS: Record<string, Entry> = {

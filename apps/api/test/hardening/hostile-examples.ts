@@ -103,6 +103,8 @@ export const EXAMPLES: Record<string, (f: Fixtures) => Input> = {
     limit: 10,
   }),
   'events.list': () => ({ types: 'song.*,user.created', limit: 10 }),
+  'imports.create': () => ({ dryRun: 'true' }),
+  'imports.get': () => ({}),
   'webhooks.create': () => ({
     url: DEAD_HOOK_URL,
     events: ['song.*', 'artist.created'],

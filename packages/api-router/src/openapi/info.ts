@@ -58,6 +58,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
     'The audit trail (admins): who wrote what, when, from where, with each changed field before and after. Events are kept AUDIT_RETENTION_DAYS days (a year by default).',
   events:
     'The change feed: every change, in the order the writes committed, for programs that keep a copy of the catalogue or react to changes. Readable with any session, or an API key with `events:read`. Events are kept EVENT_RETENTION_DAYS days (30 by default).',
+  imports:
+    'Bulk: a CSV or NDJSON file of songs in, applied by a worker, followed by its id. `GET /songs/export` is the way out. Admins and artist accounts (their own songs); an API key needs `catalogue:write`.',
   webhooks:
     'Changes pushed instead of polled: each event of the types a webhook asked for is POSTed to its URL, signed as Standard Webhooks say, retried until the receiver takes it. Any session manages its own (admins anyone’s), or an API key with `webhooks:write`.',
   operations:

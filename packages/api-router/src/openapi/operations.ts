@@ -3,6 +3,7 @@ import { auditDocs } from './operations/audit';
 import { authAndUserDocs } from './operations/auth-users';
 import { catalogueDocs } from './operations/catalogue';
 import { eventDocs } from './operations/events';
+import { importDocs } from './operations/imports';
 import { playlistDocs } from './operations/playlists';
 import { webhookDocs } from './operations/webhooks';
 import type { OperationDoc } from './types';
@@ -17,6 +18,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   ...auditDocs,
   ...eventDocs,
   ...webhookDocs,
+  ...importDocs,
 };
 
 const pascal = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { ChangeAudience, Db } from '../schema';
-import type { DeliveryRow, DeliveryStatus } from '../schema-webhooks';
+import type { DeliveryRow, DeliveryStatus } from '../schema-integrations';
 import { runSql } from '../sql';
 
 /**

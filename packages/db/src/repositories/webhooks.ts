@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../schema';
-import type { WebhookRow } from '../schema-webhooks';
+import type { WebhookRow } from '../schema-integrations';
 import { type Keyset, keysetPage, keysetSelections, type OrderKey, pageAfter } from './order';
 
 /** What listings and reads show of a webhook: everything but its secret. */

@@ -794,6 +794,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import songs from a CSV or NDJSON file (up to 100 MB): 202, then follow it
+         * @description Admins import any song; an artist account imports the songs of its own artists (naming only them, changing only its own songs). Each record is a whole song: a field it leaves out (an empty cell) is null. A record with an `isrc` updates the song with that ISRC, else one with an `externalId` updates the song with that externalId, else it creates a song: importing a file again changes nothing (`unchanged`), and a corrected file updates only what changed. Artists are given by name and matched exactly; a name no artist has makes a new artist (admins; an artist account names its own only); a name two artists share is an error of its line (give `artistIds` then, in NDJSON). Every write is audited and in the change feed, as the API’s own. A record that fails is counted and reported with its line and field; the others are applied. With `dryRun=true` every record is checked and counted as it would be applied, and nothing is written. The import survives restarts of the service: it goes on where it was. What `GET /songs/export` writes, this reads back unchanged.
+         *
+         *     The body is the file itself (`Content-Type: text/csv` or `application/x-ndjson`). It is taken whole, then read by a worker; follow `GET /imports/{importId}`.
+         */
+        post: operations["imports-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/imports/{importId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An import: where it is, its counts, its errors by line
+         * @description The account that sent it, and admins. `counts` grow as records are applied; `errors` lists the first 1000 failed records by line. A CSV whose header names an unknown column, or that cannot be parsed on, ends `failed` with `failure` saying why (records before it stay applied).
+         */
+        get: operations["imports-get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/search": {
         parameters: {
             query?: never;
@@ -1344,6 +1386,53 @@ export interface components {
              * @example 2026-11-22T12:00:00Z
              */
             createdAt: string;
+        };
+        Import: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description `queued` until a worker takes it, `running`, then `succeeded` (every record read; some may have failed: see `counts.failed`) or `failed` (the file could not be read on: see `failure`)
+             * @enum {string}
+             */
+            status: "queued" | "running" | "succeeded" | "failed";
+            /** @description Only validated: nothing was written */
+            dryRun: boolean;
+            /** @enum {string} */
+            format: "csv" | "ndjson";
+            /** @description Records so far: read, and what each did (would do, in a dry run) */
+            counts: {
+                /** Format: int64 */
+                read: number;
+                /** Format: int64 */
+                created: number;
+                /** Format: int64 */
+                updated: number;
+                /** Format: int64 */
+                unchanged: number;
+                /** Format: int64 */
+                failed: number;
+            };
+            /** @description Why records failed, by line: the first 1000 (`counts.failed` counts them all) */
+            errors: components["schemas"]["ImportError"][];
+            /** @description Why the import stopped, when `failed` */
+            failure: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T12:00:00Z
+             */
+            createdAt: string;
+            startedAt: string | null;
+            finishedAt: string | null;
+        };
+        ImportError: {
+            /**
+             * Format: int64
+             * @description The line of the file the record starts on (the header is line 1 of a CSV)
+             */
+            line: number;
+            /** @description The field at fault; empty for the record as a whole */
+            field: string;
+            message: string;
         };
         /** @description The kinds asked for, each best first: not a list, so no pagination */
         SearchResult: {
@@ -5596,6 +5685,143 @@ export interface operations {
             /** @description No webhook with this id among yours (an admin sees every webhook; a malformed id names none) */
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "imports-create": {
+        parameters: {
+            query?: {
+                /** @description `true`: only validate every record (and count what it would do); nothing is written */
+                dryRun?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example title,album,genre,duration,releaseYear,isrc,externalId,artists
+                 *     Blue in Green,Kind of Blue,Jazz,337,1959,USSM15900113,,Miles Davis;Bill Evans
+                 */
+                "text/csv": string;
+                /** @example {"title":"Blue in Green","album":"Kind of Blue","genre":"Jazz","duration":337,"releaseYear":1959,"isrc":"USSM15900113","externalId":null,"artists":["Miles Davis","Bill Evans"]} */
+                "application/x-ndjson": string;
+            };
+        };
+        responses: {
+            /** @description OK */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03",
+                     *       "status": "queued",
+                     *       "dryRun": false,
+                     *       "format": "csv",
+                     *       "counts": {
+                     *         "read": 0,
+                     *         "created": 0,
+                     *         "updated": 0,
+                     *         "unchanged": 0,
+                     *         "failed": 0
+                     *       },
+                     *       "errors": [],
+                     *       "failure": null,
+                     *       "createdAt": "2026-12-02T10:00:00Z",
+                     *       "startedAt": null,
+                     *       "finishedAt": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Import"];
+                };
+            };
+            /** @description The body is not `text/csv` or `application/x-ndjson`, or is empty; or `dryRun` is not `true` or `false` */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Neither an admin nor an artist account; or an API key without `catalogue:write`; or an API key without the scope `catalogue:write` (`WWW-Authenticate` names it) */
+            403: components["responses"]["Forbidden"];
+            /** @description The file is over 100 MB: nothing was kept */
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "imports-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The import's id (UUID, any letter case)
+                 * @example 01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03
+                 */
+                importId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "01970a3f-1a2b-7c3d-8e4f-5a6b7c8d9e03",
+                     *       "status": "succeeded",
+                     *       "dryRun": false,
+                     *       "format": "csv",
+                     *       "counts": {
+                     *         "read": 3,
+                     *         "created": 1,
+                     *         "updated": 1,
+                     *         "unchanged": 0,
+                     *         "failed": 1
+                     *       },
+                     *       "errors": [
+                     *         {
+                     *           "line": 4,
+                     *           "field": "duration",
+                     *           "message": "Too small: expected number to be >=1"
+                     *         }
+                     *       ],
+                     *       "failure": null,
+                     *       "createdAt": "2026-12-02T10:00:00Z",
+                     *       "startedAt": "2026-12-02T10:00:01Z",
+                     *       "finishedAt": "2026-12-02T10:00:02Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Import"];
+                };
+            };
+            /** @description Malformed request: `If-None-Match` is not `*` or a list of entity tags */
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Signed in, but not allowed (role or ownership); or an API key without the scope `catalogue:read` (`WWW-Authenticate` names it) */
+            403: components["responses"]["Forbidden"];
+            /** @description No import with this id among yours (an admin sees every import) */
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             503: components["responses"]["ServiceUnavailable"];

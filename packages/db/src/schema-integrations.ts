@@ -1,6 +1,6 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
 
-/** The tables of webhooks (see migrations/2026-12-02T10-00-webhooks.ts); part of `Database` in ./schema.ts. */
+/** The tables of webhooks and imports (their migrations say what each holds); part of `Database` in ./schema.ts. */
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 
@@ -45,5 +45,44 @@ export interface WebhookDispatchTable {
   position: ColumnType<string, never, string>;
 }
 
+export type ImportStatus = 'receiving' | 'queued' | 'running' | 'succeeded' | 'failed';
+
+/** An import's first errors, by line. */
+export interface ImportError {
+  line: number;
+  field: string;
+  message: string;
+}
+
+export interface ImportsTable {
+  id: string;
+  user_id: string;
+  api_key_id: string | null;
+  request_id: string;
+  address: string;
+  format: 'csv' | 'ndjson';
+  dry_run: boolean;
+  status: ImportStatus;
+  bytes: Generated<string>;
+  lines_done: Generated<number>;
+  read: Generated<number>;
+  created: Generated<number>;
+  updated: Generated<number>;
+  unchanged: Generated<number>;
+  failed: Generated<number>;
+  errors: ColumnType<ImportError[], string | undefined, string>;
+  failure: string | null;
+  created_at: CreatedAt;
+  started_at: Date | null;
+  finished_at: Date | null;
+}
+
+export interface ImportChunksTable {
+  import_id: string;
+  n: number;
+  data: Buffer;
+}
+
+export type ImportRow = Selectable<ImportsTable>;
 export type WebhookRow = Selectable<WebhooksTable>;
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
