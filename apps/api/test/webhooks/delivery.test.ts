@@ -79,7 +79,7 @@ describe('webhooks: delivery', () => {
       error: null,
     });
     // Another secret does not verify.
-    const other = 'whsec_' + Buffer.alloc(24, 7).toString('base64');
+    const other = `whsec_${Buffer.alloc(24, 7).toString('base64')}`;
     expect(() => receiver.verified(other)).toThrow();
   });
 
