@@ -2,9 +2,9 @@ import { type Deps, IMPORT_JOBS, runImport } from '@music/api-router';
 import { imports } from '@music/db';
 
 /** How long a job runs an import before it queues the next slice (well within its expiry). */
-export const IMPORT_SLICE_MS = 20_000;
+export const IMPORT_SLICE_MS = 10_000;
 /** A slice not finished this long after it was claimed is taken as lost and run again. */
-export const IMPORT_EXPIRY_SECONDS = 60;
+export const IMPORT_EXPIRY_SECONDS = 30;
 
 /**
  * Import runs on every instance: one worker, started once an import waits (until then, one
