@@ -33,6 +33,7 @@ import { createDatabase } from '@music/db';
 import { CompiledQuery } from 'kysely';
 import pg from 'pg';
 import { signIn } from './fixtures';
+import { API_ENV, onSignal, stop } from './processes';
 import { artistId, randomStream, type Sizes, sizesFor, songId } from './search-catalogue';
 import { explainSlowest, type RequestClass } from './search-explain';
 import { type ClassFigures, distinctLoad, finderQueries, listTerms, type Texts } from './search-load';
@@ -46,7 +47,7 @@ import {
   seedSearchCatalogue,
   statementTarget,
 } from './search-seed';
-import { API_PORT, log, root } from './settings';
+import { log, root } from './settings';
 import { API, closeStack, createScratchDatabase, type Stack, settle, start, waitFor } from './stack';
 
 const EMBEDDED = process.env.BENCH_SEARCH_EMBEDDED === '1';
@@ -59,15 +60,6 @@ const CONNECTIONS = Number(process.env.BENCH_SEARCH_CONNECTIONS ?? (EMBEDDED ? 2
  * the plans each connection makes once per statement text.
  */
 const WARM_UP_SECONDS = Number(process.env.BENCH_SEARCH_WARM_UP_SECONDS ?? 3);
-
-const API_ENV = {
-  LOG_LEVEL: 'warn',
-  NODE_ENV: 'production',
-  JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0123456789',
-  RATE_LIMIT_PER_MINUTE: '1000000',
-  RATE_LIMIT_ANONYMOUS_PER_MINUTE: '1000000',
-  PORT: String(API_PORT),
-};
 
 const FINDER = 'GET /v1/search?q=';
 const LIST = 'GET /v1/songs?search=';
@@ -129,14 +121,6 @@ async function measureClasses(
     log(`  ${c.requests} requests, ${c.rps} req/s, p50 ${c.p50} ms, p99 ${c.p99} ms, max ${c.max} ms`);
   }
   return classes;
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGINT');
-  await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-  if (child.exitCode === null) child.kill('SIGKILL');
 }
 
 async function postgresRun(stack: Stack & { existed: boolean }, apiDist: string): Promise<SearchRun> {
@@ -248,15 +232,6 @@ async function main() {
   }
   printRun(run);
   writeRun(run, startedAt);
-}
-
-function onSignal(cleanup: () => Promise<void>) {
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      log(`${signal}: stopping and dropping the scratch data`);
-      cleanup().finally(() => process.exit(130));
-    });
-  }
 }
 
 main().catch((error) => {

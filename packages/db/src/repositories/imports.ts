@@ -150,15 +150,21 @@ export async function artistsNamed(
   return byName;
 }
 
-/** The song with this ISRC, or with this external id. */
-export async function songByKey(
+/** The songs with any of these ISRCs or external ids (one statement). */
+export async function songsByKeys(
   db: Db,
-  key: { isrc: string } | { externalId: string },
-): Promise<SongWithArtists | undefined> {
-  const query = songsWithArtists(db);
-  return 'isrc' in key
-    ? query.where('songs.isrc', '=', key.isrc).executeTakeFirst()
-    : query.where('songs.external_id', '=', key.externalId).executeTakeFirst();
+  isrcs: readonly string[],
+  externalIds: readonly string[],
+): Promise<SongWithArtists[]> {
+  if (isrcs.length === 0 && externalIds.length === 0) return [];
+  return songsWithArtists(db)
+    .where((eb) =>
+      eb.or([
+        eb('songs.isrc', '=', sql<string>`any(${[...isrcs]}::text[])`),
+        eb('songs.external_id', '=', sql<string>`any(${[...externalIds]}::text[])`),
+      ]),
+    )
+    .execute();
 }
 
 /** Savepoints of a transaction, by a fixed name (an import's dry run, and each of its records). */

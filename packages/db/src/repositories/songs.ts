@@ -267,8 +267,14 @@ export async function updateSong(db: Db, id: string, patch: SongUpdate): Promise
 }
 
 /** Replaces the song's artists with `artistIds`, in that order. */
-export async function setSongArtists(db: Db, songId: string, artistIds: readonly string[]): Promise<void> {
-  await db.deleteFrom('song_artists').where('song_id', '=', songId).execute();
+export async function setSongArtists(
+  db: Db,
+  songId: string,
+  artistIds: readonly string[],
+  options: { fresh?: boolean } = {},
+): Promise<void> {
+  // A song just made has no links to replace.
+  if (!options.fresh) await db.deleteFrom('song_artists').where('song_id', '=', songId).execute();
   if (artistIds.length === 0) return;
   await db
     .insertInto('song_artists')

@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
-import { artists, type Db, type ImportError, imports, type Jobs, users } from '@music/db';
+import { artists, type Db, type ImportError, imports, isUniqueViolation, type Jobs, users } from '@music/db';
 import { parse } from 'csv-parse';
 import type { Context, Deps } from '../../context';
-import { applyRecord, type Importer, type Outcome } from './import-apply';
+import { applyRecord, type Importer, type Lookups, lookupsFor } from './import-apply';
 import { fromCsv, fromNdjson, headerProblem, type ImportRecord, type RecordError } from './import-rows';
 import { queueSlice } from './imports.service';
 
@@ -99,7 +99,12 @@ async function importerOf(deps: Deps, row: NonNullable<Awaited<ReturnType<typeof
   return { ctx, admin: user.role === 'admin', own } satisfies Importer;
 }
 
-/** Applies one batch; false when someone else applied it first (the checkpoint moved). */
+/**
+ * Applies one batch; false when someone else applied it first (the checkpoint moved). Records are
+ * decided before they write (one that fails writes nothing), so a batch needs no savepoint per
+ * record; a database error in one (a concurrent write took its ISRC) rolls the batch back, and it
+ * is applied again `careful`ly: each record in a savepoint, the failing one reported.
+ */
 async function applyBatch(
   deps: Deps,
   who: Importer,
@@ -107,40 +112,51 @@ async function applyBatch(
   from: number,
   batch: Line[],
   dryRun: boolean,
-) {
-  return deps.db.transaction().execute(async (trx) => {
-    const counts = { created: 0, updated: 0, unchanged: 0, failed: 0 };
-    const errors: ImportError[] = [];
-    if (!(await imports.claimBatch(trx, importId, from))) return false;
-    if (dryRun) await imports.savepoint.set(trx, 'dry_run');
-    for (const { line, record } of batch) {
-      let outcome: Outcome | RecordError[];
-      if (Array.isArray(record)) outcome = record;
-      else {
-        // Each record in a savepoint: one that fails leaves the batch's others applied.
-        await imports.savepoint.set(trx, 'record');
-        try {
-          outcome = await applyRecord(trx, { ...who, ctx: { ...who.ctx, db: trx } }, record);
-        } catch (error) {
-          await imports.savepoint.rollback(trx, 'record');
-          throw error;
-        }
-        if (Array.isArray(outcome)) await imports.savepoint.rollback(trx, 'record');
-        else await imports.savepoint.release(trx, 'record');
+  careful = false,
+): Promise<boolean> {
+  try {
+    return await deps.db.transaction().execute(async (trx) => {
+      if (!(await imports.claimBatch(trx, importId, from))) return false;
+      const counts = { created: 0, updated: 0, unchanged: 0, failed: 0 };
+      const errors: ImportError[] = [];
+      if (dryRun) await imports.savepoint.set(trx, 'dry_run');
+      const valid = batch.flatMap((l) => (Array.isArray(l.record) ? [] : [l.record]));
+      const lookups = await lookupsFor(trx, valid);
+      const as = { ...who, ctx: { ...who.ctx, db: trx } };
+      for (const { line, record } of batch) {
+        const outcome = Array.isArray(record) ? record : await applied(trx, as, lookups, record, careful);
+        if (Array.isArray(outcome)) {
+          counts.failed++;
+          for (const e of outcome) errors.push({ line, field: e.field, message: e.message.slice(0, 1000) });
+        } else counts[outcome]++;
       }
-      if (Array.isArray(outcome)) {
-        counts.failed++;
-        for (const e of outcome) errors.push({ line, field: e.field, message: e.message.slice(0, 1000) });
-      } else counts[outcome]++;
-    }
-    if (dryRun) await imports.savepoint.rollback(trx, 'dry_run');
-    return imports.recordProgress(trx, importId, from, {
-      linesDone: batch.at(-1)!.line,
-      read: batch.length,
-      ...counts,
-      errors,
+      if (dryRun) await imports.savepoint.rollback(trx, 'dry_run');
+      return imports.recordProgress(trx, importId, from, {
+        linesDone: batch.at(-1)!.line,
+        read: batch.length,
+        ...counts,
+        errors,
+      });
     });
-  });
+  } catch (error) {
+    if (careful || !isUniqueViolation(error)) throw error;
+    return applyBatch(deps, who, importId, from, batch, dryRun, true);
+  }
+}
+
+/** A record applied; `careful`: in a savepoint, a database error reported as its line's. */
+async function applied(trx: Db, who: Importer, lookups: Lookups, record: ImportRecord, careful: boolean) {
+  if (!careful) return applyRecord(trx, who, lookups, record);
+  await imports.savepoint.set(trx, 'record');
+  try {
+    const outcome = await applyRecord(trx, who, lookups, record);
+    await imports.savepoint.release(trx, 'record');
+    return outcome;
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    await imports.savepoint.rollback(trx, 'record');
+    return [{ field: '', message: 'Another write took its isrc or externalId meanwhile: import it again' }];
+  }
 }
 
 /**
