@@ -4,6 +4,7 @@ import { createTestDatabase, type TestDatabase } from '../../testing/index';
 import { uuidv7 } from '../ids';
 import { claimHousekeeping, hurryHousekeeping, removeExpired } from './housekeeping';
 import { claimIdempotencyKey, findIdempotencyKey } from './idempotency';
+import { appendChunk, insertImport } from './imports';
 import { countSignInAttempt } from './login-throttle';
 import { addToBudgets } from './request-budgets';
 import { insertRefreshToken, insertSession, revokeSession } from './sessions';
@@ -130,5 +131,50 @@ describe('housekeeping', () => {
       .where('caller', '=', budgetCaller)
       .execute();
     expect(windows).toEqual([{ count: 1 }]);
+  });
+
+  it('removes imports whose file stopped arriving an hour ago, with their pieces; no other import', async () => {
+    const db = database.db;
+    const owner = await insertUser(db, {
+      id: uuidv7(),
+      username: 'importer',
+      email: `importer-${uuidv7()}@example.com`,
+      password_hash: 'x',
+      role: 'admin',
+    });
+    const made = async (status: 'receiving' | 'succeeded', hoursAgo: number) => {
+      const id = uuidv7();
+      await insertImport(db, {
+        id,
+        userId: owner.id,
+        apiKeyId: null,
+        requestId: 'r',
+        address: '127.0.0.1',
+        format: 'csv',
+        dryRun: false,
+      });
+      await appendChunk(db, id, 0, Buffer.from('title,duration\r\n'));
+      await sql`update imports set status = ${status}, created_at = now() - make_interval(hours => ${hoursAgo})
+        where id = ${id}`.execute(db);
+      return id;
+    };
+    const abandoned = await made('receiving', 2);
+    const arriving = await made('receiving', 0);
+    const finished = await made('succeeded', 2);
+    const removed = await removeExpired(db, { limit: 1000, throttleWindowSeconds: 900 });
+    expect(removed.abandonedImports).toBe(1);
+    const left = await db
+      .selectFrom('imports')
+      .select('id')
+      .where('user_id', '=', owner.id)
+      .orderBy('id')
+      .execute();
+    expect(left.map((r) => r.id)).toEqual([arriving, finished].sort());
+    const pieces = await db
+      .selectFrom('import_chunks')
+      .select('import_id')
+      .where('import_id', '=', abandoned)
+      .execute();
+    expect(pieces).toEqual([]);
   });
 });

@@ -67,6 +67,7 @@ export interface Removed {
   passwordResets: number;
   auditEvents: number;
   changeEvents: number;
+  abandonedImports: number;
 }
 
 /**
@@ -82,7 +83,9 @@ export interface Removed {
  *   (used or not: a spent one is refused as an unknown one is);
  * - audit events older than `auditRetentionDays` (default AUDIT_RETENTION_DAYS);
  * - change-feed events older than `eventRetentionDays` (default EVENT_RETENTION_DAYS), oldest
- *   position first (the feed's horizon moves with them), after numbering what committed.
+ *   position first (the feed's horizon moves with them), after numbering what committed;
+ * - imports whose file stopped arriving an hour ago (its request died with its instance), with
+ *   the pieces kept of it.
  */
 export async function removeExpired(
   db: Db,
@@ -101,6 +104,7 @@ export async function removeExpired(
   const budgetWindows = await deleted(db, removeBudgetWindows, args);
   const attemptWindows = await deleted(db, removeAttemptWindows, args);
   const passwordResets = await deleted(db, removePasswordResets, args);
+  const abandonedImports = await deleted(db, removeAbandonedImports, args);
   const auditEvents = await removeOldAuditEvents(db, {
     retentionDays: args.auditRetentionDays ?? AUDIT_RETENTION_DAYS,
     limit: args.limit,
@@ -123,6 +127,7 @@ export async function removeExpired(
     passwordResets,
     auditEvents,
     changeEvents,
+    abandonedImports,
   };
 }
 
@@ -259,6 +264,23 @@ const removePasswordResets = statement((db, p: RemoveArgs) =>
           .selectFrom('password_resets')
           .select('token_hash')
           .where('expires_at', '<=', sql<Date>`now()`)
+          .limit(p.limit),
+      ),
+    ),
+);
+
+const removeAbandonedImports = statement((db, p: RemoveArgs) =>
+  db
+    .deleteFrom('imports')
+    .where(
+      'id',
+      '=',
+      anyOf(
+        db
+          .selectFrom('imports')
+          .select('id')
+          .where('status', '=', 'receiving')
+          .where('created_at', '<', sql<Date>`now() - interval '1 hour'`)
           .limit(p.limit),
       ),
     ),
