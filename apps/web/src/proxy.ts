@@ -50,6 +50,8 @@ function withPolicy(req: NextRequest, policy: string): NextResponse {
 }
 
 export const config = {
-  // Not Next's built assets and images, nor the icons: files, never a page.
-  matcher: ['/((?!_next/static/|_next/image|favicon.ico|icon.svg).*)'],
+  // Not Next's built assets and images, nor the icons: files, never a page. Nor an import's
+  // upload (app/api/imports): Next holds in memory the body of any request the proxy sees, and
+  // cuts it after 10 MB; an import's file is up to 100 MB, passed on to the API as it arrives.
+  matcher: ['/((?!_next/static/|_next/image|favicon.ico|icon.svg|api/imports$).*)'],
 };

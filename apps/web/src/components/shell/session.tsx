@@ -32,6 +32,31 @@ export function useRefreshMe(): (fresh?: User) => Promise<void> {
 }
 
 /**
+ * Readies the session for a request the tRPC client does not send (a download link, an import's
+ * upload), which cannot refresh the session itself: one cheap call (auth.me) through the client,
+ * whose 401 refreshes the session once for the whole browser (src/lib/session-refresh.ts). It
+ * answers null when the session holds, else the call's error: an ended session has sent the page
+ * to sign-in already (the query cache does, as for any call). Kept apart from the shell's own
+ * auth.me, so a failure here is this request's, not the whole console's.
+ */
+export function useFreshSession(): () => Promise<unknown> {
+  const utils = trpc.useUtils();
+  const queryClient = useQueryClient();
+  return () =>
+    queryClient
+      .fetchQuery({
+        queryKey: ['session.fresh'],
+        queryFn: () => utils.client.auth.me.query(),
+        staleTime: 0,
+        gcTime: 0,
+      })
+      .then(
+        () => null,
+        (error: unknown) => error,
+      );
+}
+
+/**
  * Follows the signed-in user's role through the session. When it changes (an admin demoted
  * themselves, or auth.me came back with a role another admin gave), the page of the old role is
  * left for the start page of the new one, and what was fetched with the old role's rights is

@@ -9,6 +9,7 @@ import { useSongBulk } from '@/app/(console)/songs/_components/bulk-actions';
 import { DidYouMean } from '@/app/(console)/songs/_components/did-you-mean';
 import { GenreFilter } from '@/app/(console)/songs/_components/genre-filter';
 import { useSongAccess } from '@/app/(console)/songs/_components/song-access';
+import { SongFiles } from '@/app/(console)/songs/_components/song-files';
 import { SongForm } from '@/app/(console)/songs/_components/song-form';
 import { ArtistNameList, ArtistPicker, useArtistNames } from '@/components/catalogue/artists';
 import { PageHeader } from '@/components/shell/guard';
@@ -141,6 +142,7 @@ function Songs() {
             New song
           </Button>
         )}
+        <SongFiles role={me.role} />
       </PageHeader>
       {noOwnArtist && <Notice>Your account is not linked to an artist yet. Ask an admin to link it.</Notice>}
       {me.role === 'artist' && (
