@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { Client, SignedIn } from './harness';
+import type { Client } from './harness';
 
 /** What GET /imports/{id} answers. */
 export interface ImportState {
@@ -15,7 +15,7 @@ export interface ImportState {
 /** POSTs a file to /imports; returns the import's id (or the refusal's status when `expect` is given). */
 export async function importFile(
   api: Client,
-  who: SignedIn,
+  who: { token: string },
   body: string,
   type = 'text/csv',
   query = '',
@@ -35,7 +35,7 @@ export async function importFile(
 /** Follows an import until it ends (succeeded or failed), within `ms`. */
 export async function waitForImport(
   api: Client,
-  who: SignedIn,
+  who: { token: string },
   id: string,
   ms = 30_000,
 ): Promise<ImportState> {
