@@ -14,6 +14,7 @@ import {
   type Scope,
 } from '@/lib/api-keys';
 import { trpc } from '@/lib/trpc';
+import { useRefusableForm } from './use-refusable-form';
 
 const EMPTY: KeyFormValues = { name: '', scopes: [], expires: '' };
 
@@ -39,24 +40,14 @@ export function ApiKeyForm({
   onCancel: () => void;
 }) {
   const create = trpc.apiKeys.create.useMutation();
-  const [values, setValues] = useState<KeyFormValues>(EMPTY);
-  const [own, setOwn] = useState<Record<string, string>>({});
-  const [refusal, setRefusal] = useState<ReturnType<typeof keyRefusal> | null>(null);
-  const errors = { ...refusal?.fields, ...own };
+  const { values, errors, refusal, setRefusal, setOwn, change } = useRefusableForm<
+    KeyFormValues,
+    ReturnType<typeof keyRefusal>
+  >(EMPTY);
   const scopesError = errors.scopes;
   const scopesHelp = useId();
   const scopesErrorId = useId();
 
-  const change = (next: Partial<KeyFormValues>, field: string) => {
-    setValues((current) => ({ ...current, ...next }));
-    // An error goes once its field is edited; the form checks everything again on submit.
-    setOwn(({ [field]: _, ...rest }) => rest);
-    setRefusal((last) => {
-      if (!last || !(field in last.fields)) return last;
-      const { [field]: _, ...fields } = last.fields;
-      return { ...last, fields };
-    });
-  };
   const toggle = (scope: Scope, on: boolean) =>
     change({ scopes: on ? [...values.scopes, scope] : values.scopes.filter((s) => s !== scope) }, 'scopes');
 

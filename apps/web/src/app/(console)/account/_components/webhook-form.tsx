@@ -18,6 +18,7 @@ import {
   type WebhookFormValues,
   webhookRefusal,
 } from '@/lib/webhooks';
+import { useRefusableForm } from './use-refusable-form';
 
 const EMPTY: WebhookFormValues = { url: '', events: NO_EVENTS, description: '' };
 
@@ -94,24 +95,14 @@ export function WebhookForm({
   onCancel: () => void;
 }) {
   const create = trpc.webhooks.create.useMutation();
-  const [values, setValues] = useState<WebhookFormValues>(EMPTY);
-  const [own, setOwn] = useState<Record<string, string>>({});
-  const [refusal, setRefusal] = useState<ReturnType<typeof webhookRefusal> | null>(null);
-  const errors = { ...refusal?.fields, ...own };
+  const { values, errors, refusal, setRefusal, setOwn, change } = useRefusableForm<
+    WebhookFormValues,
+    ReturnType<typeof webhookRefusal>
+  >(EMPTY);
   const eventsError = errors.events;
   const eventsHelp = useId();
   const eventsErrorId = useId();
 
-  const change = (next: Partial<WebhookFormValues>, field: string) => {
-    setValues((current) => ({ ...current, ...next }));
-    // An error goes once its field is edited; the form checks everything again on submit.
-    setOwn(({ [field]: _, ...rest }) => rest);
-    setRefusal((last) => {
-      if (!last || !(field in last.fields)) return last;
-      const { [field]: _, ...fields } = last.fields;
-      return { ...last, fields };
-    });
-  };
   const choose = (resource: Resource, choice: ResourceChoice) =>
     change({ events: { ...values.events, [resource]: choice } }, 'events');
 
