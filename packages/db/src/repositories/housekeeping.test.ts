@@ -9,6 +9,8 @@ import { countSignInAttempt } from './login-throttle';
 import { addToBudgets } from './request-budgets';
 import { insertRefreshToken, insertSession, revokeSession } from './sessions';
 import { insertUser } from './users';
+import { insertDeliveries } from './webhook-deliveries';
+import { insertWebhook } from './webhooks';
 
 const database: TestDatabase = await createTestDatabase();
 afterAll(() => database.close());
@@ -176,5 +178,47 @@ describe('housekeeping', () => {
       .where('import_id', '=', abandoned)
       .execute();
     expect(pieces).toEqual([]);
+  });
+
+  it('removes webhook deliveries done with and older than the events they carried; keeps the rest', async () => {
+    const db = database.db;
+    const owner = await insertUser(db, {
+      id: uuidv7(),
+      username: 'hooked',
+      email: `hooked-${uuidv7()}@example.com`,
+      password_hash: 'x',
+      role: 'admin',
+    });
+    const hook = await insertWebhook(db, {
+      id: uuidv7(),
+      userId: owner.id,
+      url: 'https://hooks.example.com/x',
+      events: ['song.*'],
+      description: null,
+      secret: 'whsec_x',
+    });
+    const delivery = async (status: 'pending' | 'succeeded' | 'failed', daysAgo: number) => {
+      const [id] = await insertDeliveries(db, [
+        { id: uuidv7(), webhookId: hook.id, eventId: uuidv7(), eventType: 'song.created', payload: '{}' },
+      ]);
+      await sql`update webhook_deliveries set status = ${status}, created_at = now() - make_interval(days => ${daysAgo})
+        where id = ${id}`.execute(db);
+      return id!;
+    };
+    await delivery('succeeded', 31);
+    await delivery('failed', 31);
+    const kept = [await delivery('pending', 31), await delivery('failed', 1)];
+    const removed = await removeExpired(db, {
+      limit: 1000,
+      throttleWindowSeconds: 900,
+      eventRetentionDays: 30,
+    });
+    expect(removed.webhookDeliveries).toBe(2);
+    const left = await db
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('webhook_id', '=', hook.id)
+      .execute();
+    expect(left.map((r) => r.id).sort()).toEqual(kept.sort());
   });
 });

@@ -68,6 +68,7 @@ export interface Removed {
   auditEvents: number;
   changeEvents: number;
   abandonedImports: number;
+  webhookDeliveries: number;
 }
 
 /**
@@ -84,6 +85,8 @@ export interface Removed {
  * - audit events older than `auditRetentionDays` (default AUDIT_RETENTION_DAYS);
  * - change-feed events older than `eventRetentionDays` (default EVENT_RETENTION_DAYS), oldest
  *   position first (the feed's horizon moves with them), after numbering what committed;
+ * - webhook deliveries done with (succeeded or failed) older than `eventRetentionDays`, as the
+ *   events they carried;
  * - imports whose file stopped arriving an hour ago (its request died with its instance), with
  *   the pieces kept of it.
  */
@@ -116,6 +119,10 @@ export async function removeExpired(
     retentionDays: args.eventRetentionDays ?? EVENT_RETENTION_DAYS,
     limit: args.limit,
   });
+  const webhookDeliveries = await deleted(db, removeOldDeliveries, {
+    ...args,
+    retentionDays: args.eventRetentionDays ?? EVENT_RETENTION_DAYS,
+  });
   return {
     sessions,
     refreshTokens,
@@ -128,6 +135,7 @@ export async function removeExpired(
     auditEvents,
     changeEvents,
     abandonedImports,
+    webhookDeliveries,
   };
 }
 
@@ -269,6 +277,23 @@ const removePasswordResets = statement((db, p: RemoveArgs) =>
     ),
 );
 
+const removeOldDeliveries = statement((db, p: RemoveArgs & { retentionDays: number }) =>
+  db
+    .deleteFrom('webhook_deliveries')
+    .where(
+      'id',
+      '=',
+      anyOf(
+        db
+          .selectFrom('webhook_deliveries')
+          .select('id')
+          .where('status', '<>', 'pending')
+          .where('created_at', '<', sql<Date>`now() - make_interval(days => ${p.retentionDays})`)
+          .limit(p.limit),
+      ),
+    ),
+);
+
 const removeAbandonedImports = statement((db, p: RemoveArgs) =>
   db
     .deleteFrom('imports')
@@ -286,7 +311,11 @@ const removeAbandonedImports = statement((db, p: RemoveArgs) =>
     ),
 );
 
-async function deleted(db: Db, remove: Statement<RemoveArgs, unknown>, args: RemoveArgs): Promise<number> {
+async function deleted<A extends RemoveArgs>(
+  db: Db,
+  remove: Statement<A, unknown>,
+  args: A,
+): Promise<number> {
   const result = await remove.run(db, args);
   return Number(result.numAffectedRows ?? 0n);
 }
