@@ -145,6 +145,17 @@ for (const theme of ['light', 'dark'] as const) {
       await check(page, 'artists (artist)');
       await page.goto('/playlists');
       await check(page, 'playlists (artist)');
+      // A file checked (a dry run: nothing is written), its counts and its error by line shown.
+      await page.goto('/songs/import');
+      await check(page, 'import songs (artist)');
+      await page.getByLabel('File').setInputFiles({
+        name: 'a11y.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from(`title,duration,artists\r\nA11y Import ${suffix},-5,A11y Band ${suffix}\r\n`),
+      });
+      await page.getByRole('button', { name: 'Check the file' }).click();
+      await expect(page.getByText(/^Checked:/)).toBeVisible();
+      await check(page, 'import songs, file checked (artist)');
     });
 
     test('listener: their pages', async ({ page }) => {
@@ -160,6 +171,8 @@ for (const theme of ['light', 'dark'] as const) {
       await check(page, 'artist, read-only (listener)');
       await page.goto('/playlists');
       await check(page, 'playlists (listener)');
+      await page.goto('/songs/import');
+      await check(page, 'import songs, not for listeners (listener)');
       await page.goto(`/playlists/${world.playlistId}`);
       await check(page, 'own playlist (listener)');
     });
