@@ -195,7 +195,7 @@ export async function startServer(env: Env, injected?: { database?: Database }):
     dispatchEveryMs: WEBHOOK_DISPATCH_MS,
   });
 
-  const importRuns = startImports(deps);
+  const importRuns = startImports(deps, database.kind === 'embedded');
 
   let closing: Promise<void> | undefined;
   const close: RunningServer['close'] = ({ delayMs = 0, graceMs = 10_000 } = {}) => {

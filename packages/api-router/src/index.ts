@@ -23,7 +23,7 @@ export {
 } from './etag';
 export type { FileAnswer, FileUpload } from './files';
 export { ensureAdmin } from './modules/auth/auth.service';
-export { runImport } from './modules/imports/import.runner';
+export { IMPORT_BATCH, runImport } from './modules/imports/import.runner';
 export { IMPORT_JOBS } from './modules/imports/imports.service';
 export {
   DELIVERY_JOBS,

@@ -1,4 +1,4 @@
-import { type Deps, IMPORT_JOBS, runImport } from '@music/api-router';
+import { type Deps, IMPORT_BATCH, IMPORT_JOBS, runImport } from '@music/api-router';
 import { imports } from '@music/db';
 
 /** How long a job runs an import before it queues the next slice (well within its expiry). */
@@ -11,7 +11,8 @@ export const IMPORT_EXPIRY_SECONDS = 30;
  * index probe a second). A slice goes on from the import's checkpoint, so a slice run twice, or
  * after a restart, applies each record once.
  */
-export function startImports(deps: Deps): { stop(): Promise<void> } {
+export function startImports(deps: Deps, embedded: boolean): { stop(): Promise<void> } {
+  const batchSize = embedded ? IMPORT_BATCH.embedded : IMPORT_BATCH.server;
   let working = false;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
@@ -22,7 +23,7 @@ export function startImports(deps: Deps): { stop(): Promise<void> } {
     await deps.jobs.work<{ importId: string; slice: number }>(
       IMPORT_JOBS,
       { workers: 1, pollSeconds: 1 },
-      (job) => runImport(deps, job.data, IMPORT_SLICE_MS),
+      (job) => runImport(deps, job.data, { sliceMs: IMPORT_SLICE_MS, batchSize }),
     );
     working = true;
   }

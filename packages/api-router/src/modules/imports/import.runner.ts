@@ -16,8 +16,12 @@ import { queueSlice } from './imports.service';
  * back: its counts are exactly what the import would do, and nothing stays.
  */
 
-/** Records a transaction applies. */
-const BATCH = 500;
+/**
+ * Records a transaction applies: 500 on a server; on the embedded database, whose one session
+ * every request waits for while a transaction holds it, 25 (about a tenth of a second), so
+ * requests are answered between batches while an import runs.
+ */
+export const IMPORT_BATCH = { server: 500, embedded: 25 } as const;
 
 /** A numbered record of the file, checked, or why it is not a record. */
 interface Line {
@@ -166,8 +170,9 @@ async function applied(trx: Db, who: Importer, lookups: Lookups, record: ImportR
 export async function runImport(
   deps: Deps & { jobs: Jobs },
   job: { importId: string; slice: number },
-  sliceMs: number,
+  options: { sliceMs: number; batchSize: number },
 ): Promise<void> {
+  const { sliceMs, batchSize } = options;
   const row = await imports.findImport(deps.db, job.importId);
   if (!row || row.status === 'succeeded' || row.status === 'failed' || row.status === 'receiving') return;
   const who = await importerOf(deps, row);
@@ -189,7 +194,7 @@ export async function runImport(
     for await (const line of lines) {
       if (line.line <= from) continue;
       batch.push(line);
-      if (batch.length < BATCH) continue;
+      if (batch.length < batchSize) continue;
       if (!(await applyBatch(deps, who, row.id, from, batch, row.dry_run))) return;
       from = batch.at(-1)!.line;
       batch = [];
