@@ -1,7 +1,8 @@
 /**
  * `pnpm bench:bulk`: bulk export and import at catalogue scale, on PostgreSQL. Seeds a scratch
- * database with the search benchmark's catalogue (1,000,000 songs, 100,000 artists), starts the
- * built API on it, and measures:
+ * database with 1,000,000 songs and 100,000 artists (straight into the tables, triggers off;
+ * BENCH_BULK_SEED=search: the search benchmark's whole catalogue instead), starts the built API
+ * on it, and measures:
  * - `GET /v1/songs/export` as CSV and as NDJSON, read to the end as fast as the client can:
  *   time, size, songs a second, and the API process's resident memory (sampled every 50 ms,
  *   and its peak, VmHWM);
@@ -17,6 +18,7 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { hashPassword } from '@music/auth';
 import { createDatabase } from '@music/db';
 import pg from 'pg';
 import { signIn } from './fixtures';
@@ -24,6 +26,7 @@ import { memory } from './proc';
 import { API_ENV, onSignal, stop } from './processes';
 import { sizesFor } from './search-catalogue';
 import { BENCH_EMAIL, postgresTarget, reusedCatalogue, seedSearchCatalogue } from './search-seed';
+import { BENCH_PASSWORD } from './seed';
 import { log, root } from './settings';
 import { API, closeStack, createScratchDatabase, start, waitFor } from './stack';
 
@@ -96,6 +99,52 @@ async function runImport(auth: Record<string, string>, file: string) {
   }
 }
 
+/**
+ * A catalogue for the export: `songs` songs (a tenth as many artists, each song by one or two)
+ * written straight into the tables with their triggers off (`session_replication_role`), in a
+ * minute where the search benchmark's seed (every search structure kept) takes many: the export
+ * reads only the songs, their links and the artists' names (the search keys are stand-ins). The
+ * bench user is made an admin.
+ */
+async function seedPlainCatalogue(client: pg.Client, songs: number): Promise<void> {
+  const started = Date.now();
+  await client.query('begin');
+  await client.query('set local session_replication_role = replica');
+  await client.query(
+    `insert into users (id, username, email, password_hash, role)
+     values ('00000004-0000-7000-8000-000000000001', 'Bench user 1', $1, $2, 'admin')`,
+    [BENCH_EMAIL, await hashPassword(BENCH_PASSWORD)],
+  );
+  await client.query(
+    `insert into artists (id, name) select ('00000002-0000-7000-8000-' || lpad(to_hex(i), 12, '0'))::uuid,
+       'Artist ' || i from generate_series(1, $1::int) as i`,
+    [Math.max(1, Math.floor(songs / 10))],
+  );
+  await client.query(
+    `insert into songs (id, title, album, genre, duration, release_year, isrc, title_key, search_words)
+     select ('00000001-0000-7000-8000-' || lpad(to_hex(i), 12, '0'))::uuid, 'Song ' || i || ', take "' || (i % 7) || '"',
+       case when i % 3 = 0 then null else 'Album ' || (i % 50000) end, 'Genre ' || (i % 40), 60 + i % 600,
+       1950 + i % 75, case when i % 2 = 0 then 'QZBLK' || lpad(i::text, 7, '0') end,
+       'song ' || i, 'song ' || i
+     from generate_series(1, $1::int) as i`,
+    [songs],
+  );
+  await client.query(
+    `insert into song_artists (song_id, artist_id, position)
+     select ('00000001-0000-7000-8000-' || lpad(to_hex(i), 12, '0'))::uuid,
+       ('00000002-0000-7000-8000-' || lpad(to_hex(1 + (i * 7) % $2::int), 12, '0'))::uuid, 0
+     from generate_series(1, $1::int) as i
+     union all
+     select ('00000001-0000-7000-8000-' || lpad(to_hex(i), 12, '0'))::uuid,
+       ('00000002-0000-7000-8000-' || lpad(to_hex(1 + (i * 13 + 1) % $2::int), 12, '0'))::uuid, 1
+     from generate_series(1, $1::int) as i where i % 2 = 0 and (i * 7) % $2::int <> (i * 13 + 1) % $2::int`,
+    [songs, Math.max(1, Math.floor(songs / 10))],
+  );
+  await client.query('commit');
+  await client.query('vacuum analyze songs, song_artists, artists');
+  log(`seeded ${songs} songs plainly in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
 async function main() {
   const apiDist = path.resolve(root, process.env.BENCH_SEARCH_API ?? 'apps/api/dist/server.mjs');
   if (!existsSync(apiDist)) throw new Error('Build first: pnpm --filter @music/api build');
@@ -108,8 +157,9 @@ async function main() {
     const client = new pg.Client({ connectionString: stack.databaseUrl });
     await client.connect();
     const target = postgresTarget(client);
-    if (!stack.existed) await seedSearchCatalogue(target, sizesFor(SONGS));
-    else await reusedCatalogue(target);
+    if (stack.existed) await reusedCatalogue(target);
+    else if (process.env.BENCH_BULK_SEED === 'search') await seedSearchCatalogue(target, sizesFor(SONGS));
+    else await seedPlainCatalogue(client, SONGS);
     // The importer is an admin (artists it names that do not exist are made).
     await client.query(`update users set role = 'admin' where email = $1`, [BENCH_EMAIL]);
     const songs = Number((await client.query('select count(*) as n from songs')).rows[0].n);
