@@ -16,12 +16,14 @@ fi
 step "pnpm install"
 pnpm install --frozen-lockfile
 
-# Debian packages the tests run for real: Chromium (Playwright cannot download browsers here), and
-# PgBouncer and HAProxy for the runs behind a pooler and the fleet test.
+# Debian packages the tests run for real: Chromium (Playwright cannot download browsers here),
+# PgBouncer and HAProxy for the runs behind a pooler and the fleet test, and the Prometheus
+# project's own exposition parser (its Python client) that reads the API's /metrics.
 missing=()
 if [ -z "${CHROMIUM_PATH:-}" ] && [ ! -x /usr/bin/chromium ]; then missing+=(chromium); fi
 [ -x /usr/sbin/pgbouncer ] || missing+=(pgbouncer)
 [ -x /usr/sbin/haproxy ] || missing+=(haproxy)
+[ -f /usr/lib/python3/dist-packages/prometheus_client/parser.py ] || missing+=(python3-prometheus-client)
 if [ "${#missing[@]}" -gt 0 ]; then
   step "installing ${missing[*]} from Debian"
   sudo_=""

@@ -5,6 +5,7 @@ import { uuidv7 } from '@music/db';
 import { createCors } from './http/cors';
 import { answerFailure, type Exchange } from './http/exchange';
 import { fail, requestIdOf, sendError } from './http/http';
+import { createMetricsRoute, type MetricsRouteOptions } from './http/metrics-route';
 import { requestContext } from './http/request-context';
 import type { TrustProxy } from './http/trust-proxy';
 import type { Budgets } from './runtime/budgets';
@@ -27,6 +28,8 @@ export interface AppOptions {
   budgets?: Budgets;
   /** Idempotency-Key records of `/v1` creates (version 1.1); none: the header is ignored. */
   idempotency?: Idempotency;
+  /** `GET /metrics` behind its token (METRICS_TOKEN); none: that path is a 404 like any unknown one. */
+  metrics?: MetricsRouteOptions;
 }
 
 /**
@@ -49,6 +52,7 @@ export function createApp(options: AppOptions) {
   const trpc = createTrpcTransport({ createContext, onInternalError: logFailure, budgets: options.budgets });
   const serviceRoute = createServiceRoutes({ database: options.database, isDraining: options.isDraining });
   const cors = createCors(options.corsOrigins ?? []);
+  const metrics = options.metrics ? createMetricsRoute(options.metrics) : undefined;
   const rest = createRestHandler({
     createContext,
     onInternalError: logFailure,
@@ -82,6 +86,7 @@ export function createApp(options: AppOptions) {
 
     try {
       if (version === 'trpc') return await trpc(exchange);
+      if (version === 'metrics' && route.length === 0 && metrics) return await metrics(exchange);
       if (
         version === undefined ||
         !/^v\d+$/.test(version) ||

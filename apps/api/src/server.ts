@@ -6,6 +6,7 @@ import { createTokenService } from '@music/auth';
 import { createDatabase, createJobs, type Database, type MigrationReport, uuidv7 } from '@music/db';
 import { createApp } from './app';
 import { requestIdOf } from './http/http';
+import { operationOf } from './http/operation-label';
 import { createBudgets } from './runtime/budgets';
 import { seedDemoData } from './runtime/demo-seed';
 import { drainable } from './runtime/drain';
@@ -14,6 +15,7 @@ import { startHousekeeping } from './runtime/housekeeping';
 import { IMPORT_EXPIRY_SECONDS, startImports } from './runtime/imports';
 import { createLogger } from './runtime/logger';
 import { createMailer } from './runtime/mailer';
+import { createMetrics } from './runtime/metrics';
 import { createIdempotency } from './v1/idempotency';
 import { ATTEMPT_EXPIRY_SECONDS, startWebhooks } from './webhooks/runtime';
 
@@ -82,6 +84,10 @@ export async function startServer(env: Env, injected?: { database?: Database }):
     development: env.NODE_ENV === 'development',
     log,
   });
+  // Only with a token: an instance nobody scrapes keeps no figures (nothing on the request path).
+  const metrics = env.METRICS_TOKEN
+    ? createMetrics({ token: env.METRICS_TOKEN, pools: () => database.pools() })
+    : undefined;
   const policy = {
     allowHttp: env.WEBHOOK_ALLOW_HTTP === 'true',
     allowPrivate: env.WEBHOOK_ALLOW_PRIVATE === 'true',
@@ -113,6 +119,7 @@ export async function startServer(env: Env, injected?: { database?: Database }):
     },
     mailer,
     jobs,
+    ...(metrics ? { observer: metrics.observer } : {}),
   });
   if (env.ADMIN_EMAIL && env.ADMIN_PASSWORD) await ensureAdmin(deps, env.ADMIN_EMAIL, env.ADMIN_PASSWORD);
   if (env.SEED_DEMO_DATA === 'true' && env.NODE_ENV !== 'production') await seedDemoData(deps);
@@ -126,6 +133,7 @@ export async function startServer(env: Env, injected?: { database?: Database }):
     log,
     perUser: env.RATE_LIMIT_PER_MINUTE,
     perAnonymous: env.RATE_LIMIT_ANONYMOUS_PER_MINUTE,
+    ...(metrics ? { onRefused: metrics.budgetRefused } : {}),
   });
   const idempotency = createIdempotency({ db: database.db, log });
   const handler = createApp({
@@ -136,6 +144,7 @@ export async function startServer(env: Env, injected?: { database?: Database }):
     isDraining: () => draining,
     budgets,
     idempotency,
+    ...(metrics ? { metrics } : {}),
   });
   const server = createServer(
     {
@@ -151,13 +160,15 @@ export async function startServer(env: Env, injected?: { database?: Database }):
       const started = process.hrtime.bigint();
       const requestId = requestIdOf(req, uuidv7);
       res.on('finish', () => {
+        const ms = Number((process.hrtime.bigint() - started) / 1000n) / 1000;
         log.request({
           method: req.method,
           path: req.url?.split('?')[0],
           status: res.statusCode,
-          ms: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
+          ms,
           requestId,
         });
+        metrics?.request(operationOf(res), req.method ?? 'GET', res.statusCode, ms / 1000);
       });
       void handler(req, res, requestId);
     },
@@ -182,6 +193,7 @@ export async function startServer(env: Env, injected?: { database?: Database }):
           throttleWindowSeconds: deps.settings.loginWindowSeconds,
           auditRetentionDays: env.AUDIT_RETENTION_DAYS,
           eventRetentionDays: env.EVENT_RETENTION_DAYS,
+          ...(metrics ? { onRun: metrics.housekeeping } : {}),
         });
 
   const hooks = startWebhooks({

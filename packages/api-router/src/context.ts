@@ -6,6 +6,7 @@ import { KeyUse } from './key-use';
 import { SongSearchCache } from './modules/songs/search-cache';
 import { type DeliveryQueue, deliveryQueue } from './modules/webhooks/dispatch';
 import type { UrlPolicy } from './modules/webhooks/url-policy';
+import { NO_OBSERVER, type Observer } from './observer';
 import { type ApiKeyGrant, isScope } from './scopes';
 
 export interface Logger {
@@ -79,13 +80,19 @@ export interface Deps {
   searchCache: SongSearchCache;
   /** When API keys were last used, written in batches (made by `createDeps`). */
   keyUse: KeyUse;
+  /** Where search cache use and throttle refusals are reported (metrics); records nothing by default. */
+  observer: Observer;
 }
 
 /** The dependencies, with what is derived from them: the search cache over the same `db`. */
-export function createDeps(deps: Omit<Deps, 'searchCache' | 'keyUse' | 'deliveries'>): Deps {
+export function createDeps(
+  deps: Omit<Deps, 'searchCache' | 'keyUse' | 'deliveries' | 'observer'> & { observer?: Observer },
+): Deps {
+  const observer = deps.observer ?? NO_OBSERVER;
   return {
     ...deps,
-    searchCache: new SongSearchCache(deps.db),
+    observer,
+    searchCache: new SongSearchCache(deps.db, observer),
     keyUse: new KeyUse(deps.db, deps.log),
     deliveries: deliveryQueue(deps.jobs),
   };

@@ -172,7 +172,10 @@ export async function assertWithinLimits(
   for (const limit of limits) {
     if (limit.max === 0) continue;
     const window = await attemptWindows.countAttempt(ctx.db, limit);
-    if (window.attempts > limit.max) retryAfter = Math.max(retryAfter, window.retryAfterSeconds);
+    if (window.attempts > limit.max) {
+      retryAfter = Math.max(retryAfter, window.retryAfterSeconds);
+      ctx.observer.throttled(limit.scope);
+    }
   }
   if (retryAfter > 0) throw new AppError('TOO_MANY_REQUESTS', message, { retryAfter });
 }

@@ -60,6 +60,8 @@ export interface Database {
   /** Refuses (throws) unless every migration of this release is applied and nothing newer is incompatible. */
   checkMigrations(): Promise<MigrationReport>;
   close(): Promise<void>;
+  /** Its connection pools as they are now, for metrics. */
+  pools(): PoolUse[];
   /**
    * Plain SQL for a job queue library (pg-boss's `db` option): a statement with parameters, or,
    * without, a script of several. On a server it uses the pool (unnamed statements only, so it
@@ -67,6 +69,18 @@ export interface Database {
    * the one session like every other query.
    */
   jobs: SqlExecutor;
+}
+
+/** One connection pool's use at a moment. */
+export interface PoolUse {
+  /** `primary` (pooled connections: transactions, writes), `primary-pipelined` (shared single reads), `embedded`. */
+  pool: string;
+  max: number;
+  open: number;
+  /** Open and not running anything. */
+  idle: number;
+  /** Requests waiting for a connection. */
+  waiting: number;
 }
 
 /** What a queue library needs of a database: run SQL, get rows. */
@@ -126,6 +140,29 @@ function createPostgres(databaseUrl: string, config: DatabaseConfig): Database {
   };
   const db = new Kysely<Schema>({ dialect: postgresDialect(() => new PipelinedDriver(options)) });
   registerDirectStatements(db, singleStatementRunner(options));
+  const pools = (): PoolUse[] => {
+    const use: PoolUse[] = [
+      {
+        pool: 'primary',
+        max: budget.pooled,
+        open: pool.totalCount,
+        idle: pool.idleCount,
+        waiting: pool.waitingCount,
+      },
+    ];
+    const shared = options.shared?.use();
+    if (shared) {
+      // Pipelined: statements never wait for one of these, they queue on it (busy: some under way).
+      use.push({
+        pool: 'primary-pipelined',
+        max: shared.size,
+        open: shared.open,
+        idle: shared.open - shared.busy,
+        waiting: 0,
+      });
+    }
+    return use;
+  };
 
   /**
    * Migrations take a session-level advisory lock, so they run on one plain connection of their
@@ -152,6 +189,7 @@ function createPostgres(databaseUrl: string, config: DatabaseConfig): Database {
     kind: 'postgres',
     ping: (timeoutMs = 2_000) => withTimeout(sql`select 1`.execute(db), timeoutMs),
     jobs: { executeSql: (text, values) => pool.query(text, values) },
+    pools,
     migrate: () => withDirect((direct) => migrateToLatest(direct)),
     checkMigrations: () => withDirect((direct) => checkMigrations(direct)),
     close: () => db.destroy(),
@@ -168,10 +206,15 @@ async function createEmbedded(dataDir: string | undefined, loadDataDir: Blob | u
     ...(loadDataDir ? { loadDataDir } : {}),
     extensions: EMBEDDED_EXTENSIONS,
   });
-  const db = new Kysely<Schema>({ dialect: postgresDialect(() => new PGliteDriver(client)) });
+  const driver = new PGliteDriver(client);
+  const db = new Kysely<Schema>({ dialect: postgresDialect(() => driver) });
   return {
     db,
     kind: 'embedded',
+    pools: () => {
+      const { busy, waiting } = driver.use();
+      return [{ pool: 'embedded', max: 1, open: 1, idle: busy ? 0 : 1, waiting }];
+    },
     ping: (timeoutMs = 2_000) => withTimeout(sql`select 1`.execute(db), timeoutMs),
     jobs: {
       executeSql: (text, values) =>

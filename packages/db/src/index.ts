@@ -3,6 +3,7 @@ export {
   createDatabase,
   type Database,
   type DatabaseConfig,
+  type PoolUse,
   type SqlExecutor,
 } from './client';
 export { isDatabaseUnavailable, isForeignKeyViolation, isUniqueViolation } from './errors';

@@ -41,12 +41,13 @@ export function chargeBudget(
     address: ctx.clientAddress,
   });
   // Decided in memory nearly always; a caller near its limit waits for the database's count.
-  if (taken instanceof Promise) return taken.then((state) => settle(state, ctx, operation, headers));
-  settle(taken, ctx, operation, headers);
+  if (taken instanceof Promise) return taken.then((state) => settle(budgets, state, ctx, operation, headers));
+  settle(budgets, taken, ctx, operation, headers);
   return undefined;
 }
 
 function settle(
+  budgets: Budgets,
   state: BudgetState | null,
   ctx: Pick<Context, 'actor' | 'tokenRefused'>,
   operation: Pick<Operation, 'isPublic'>,
@@ -54,5 +55,7 @@ function settle(
 ): void {
   if (!state) return;
   Object.assign(headers, budgetHeaders(state));
-  if (!state.allowed && !refusesCaller(operation.isPublic, ctx)) throw overBudget(state);
+  if (state.allowed || refusesCaller(operation.isPublic, ctx)) return;
+  budgets.refused(ctx.actor?.apiKey ? 'key' : ctx.actor ? 'user' : 'address');
+  throw overBudget(state);
 }

@@ -28,6 +28,8 @@ export interface Budgets {
    * Decided in memory (synchronously) unless the caller is near its limit (see createBudgets).
    */
   take(key: BudgetKey): BudgetState | null | Promise<BudgetState>;
+  /** Reports a request refused for its budget (metrics), by kind of caller. */
+  refused(caller: 'key' | 'user' | 'address'): void;
   /** Stops the background sync after reporting what is still unreported. */
   stop(): Promise<void>;
 }
@@ -41,6 +43,8 @@ export interface BudgetOptions {
   perAnonymous: number;
   /** How often counts are reported to the database (default 500 ms). */
   syncIntervalMs?: number;
+  /** Told of each request refused for its budget (metrics); nothing by default. */
+  onRefused?: (caller: 'key' | 'user' | 'address') => void;
 }
 
 const WINDOW_MS = 60_000;
@@ -328,6 +332,7 @@ export function createBudgets(options: BudgetOptions): Budgets {
 
   return {
     take,
+    refused: (caller) => options.onRefused?.(caller),
     async stop() {
       if (stopped) return;
       stopped = true;

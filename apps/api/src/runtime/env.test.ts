@@ -92,4 +92,12 @@ describe('configuration', () => {
       );
     }
   });
+
+  it('takes a METRICS_TOKEN of 16 to 512 visible characters, and none by default (no metrics)', () => {
+    expect(load({}).METRICS_TOKEN).toBeUndefined();
+    expect(load({ METRICS_TOKEN: 'a'.repeat(16) }).METRICS_TOKEN).toBe('a'.repeat(16));
+    for (const token of ['', 'short-token', 'sixteen chars ok', 'a'.repeat(513)]) {
+      expect(() => load({ METRICS_TOKEN: token })).toThrow(/METRICS_TOKEN: must be 16 to 512/);
+    }
+  });
 });

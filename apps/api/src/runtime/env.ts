@@ -117,6 +117,14 @@ const schema = z.object({
   WEBHOOK_ALLOW_HTTP: flag('false'),
   /** `true`: webhooks may reach loopback and private addresses (never link-local or metadata ones). */
   WEBHOOK_ALLOW_PRIVATE: flag('false'),
+  /**
+   * The bearer token of `GET /metrics` (Prometheus); unset: no metrics are kept and the path is a
+   * 404. Long enough not to be guessed: the exposition names operations and their traffic.
+   */
+  METRICS_TOKEN: z
+    .string()
+    .regex(/^[\x21-\x7e]{16,512}$/, 'must be 16 to 512 visible ASCII characters, no spaces')
+    .optional(),
   /** Seed the demo catalogue into an empty database at start-up (`pnpm dev` sets it). */
   SEED_DEMO_DATA: flag('false'),
 });

@@ -16,6 +16,8 @@ export interface HousekeepingOptions {
   auditRetentionDays: number;
   /** Change-feed events older than this many days are removed. */
   eventRetentionDays: number;
+  /** Told of each run this instance made, and of each that failed (metrics). */
+  onRun?: (outcome: 'ran' | 'failed', removed: number) => void;
 }
 
 /**
@@ -47,6 +49,7 @@ export function startHousekeeping(options: HousekeepingOptions): { stop(): Promi
     if (counts.some((n) => n >= options.batchSize)) {
       await hurryHousekeeping(db, JOB, Math.min(10, options.periodSeconds));
     }
+    options.onRun?.('ran', total);
     if (total > 0) log.info('housekeeping removed expired records', { ...removed });
   }
 
@@ -54,11 +57,12 @@ export function startHousekeeping(options: HousekeepingOptions): { stop(): Promi
     if (stopped) return;
     timer = setTimeout(() => {
       running = offer()
-        .catch((error: unknown) =>
+        .catch((error: unknown) => {
+          options.onRun?.('failed', 0);
           log.warn('housekeeping failed; retried next period', {
             error: error instanceof Error ? error.message : String(error),
-          }),
-        )
+          });
+        })
         .finally(() => {
           running = undefined;
           // Every instance asks once per period (whether it ran or not), so a claim made due

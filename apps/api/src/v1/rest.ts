@@ -14,6 +14,7 @@ import type { Cors } from '../http/cors';
 import { answerFailure, type Exchange, type InternalErrorLog } from '../http/exchange';
 import { sendFile } from '../http/file-answer';
 import { fail, JSON_TYPE, readBody, sendBody, sendError, sendNoContent } from '../http/http';
+import { labelOperation } from '../http/operation-label';
 import type { CreateContext } from '../http/request-context';
 import type { TrustProxy } from '../http/trust-proxy';
 import type { Budgets } from '../runtime/budgets';
@@ -95,6 +96,7 @@ export function createRestHandler(options: RestHandlerOptions) {
       });
       return undefined;
     }
+    labelOperation(res, found.route.operation.path);
     return { ...found, method };
   }
 

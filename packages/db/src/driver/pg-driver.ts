@@ -48,6 +48,8 @@ export interface DriverOptions {
 /** A fixed number of pipelined clients, used round robin, replaced when their connection dies. */
 export class SharedClients {
   readonly #clients: Array<Promise<pg.Client> | undefined>;
+  /** Statements sent and not yet answered, by client. */
+  readonly #inFlight: number[];
   #next = 0;
   #slot: number | undefined;
   #ended = false;
@@ -58,19 +60,46 @@ export class SharedClients {
     private readonly onError: (error: Error) => void,
   ) {
     this.#clients = new Array(size).fill(undefined);
+    this.#inFlight = new Array(size).fill(0);
   }
 
-  get(): Promise<pg.Client> {
-    if (this.#ended) return Promise.reject(new Error('Cannot use a pool after calling end'));
-    // Every statement of one event-loop turn goes to the same client, so they leave in one
-    // write (see coalesceWrites); the next turn moves on to the next client.
+  /** One statement on the shared client of this event-loop turn. */
+  async query(config: pg.QueryConfig): Promise<pg.QueryResult> {
+    const slot = this.#slotOfTurn();
+    const client = await this.get();
+    coalesceWrites(client);
+    this.#inFlight[slot]!++;
+    try {
+      return await client.query(config);
+    } finally {
+      this.#inFlight[slot]!--;
+    }
+  }
+
+  /** How many clients are connected, and how many of them have statements under way. */
+  use(): { size: number; open: number; busy: number } {
+    const open = this.#clients.filter((client) => client !== undefined).length;
+    const busy = this.#inFlight.filter((n) => n > 0).length;
+    return { size: this.#clients.length, open, busy };
+  }
+
+  /**
+   * Every statement of one event-loop turn goes to the same client, so they leave in one write
+   * (see coalesceWrites); the next turn moves on to the next client.
+   */
+  #slotOfTurn(): number {
     if (this.#slot === undefined) {
       this.#slot = this.#next++ % this.#clients.length;
       setImmediate(() => {
         this.#slot = undefined;
       });
     }
-    const slot = this.#slot;
+    return this.#slot;
+  }
+
+  get(): Promise<pg.Client> {
+    if (this.#ended) return Promise.reject(new Error('Cannot use a pool after calling end'));
+    const slot = this.#slotOfTurn();
     let client = this.#clients[slot];
     if (!client) {
       client = this.#connect(slot);
@@ -175,9 +204,7 @@ async function runOnce<R>(
     ? { name: statement.name, text, values: values as unknown[] }
     : { text, values: values as unknown[] };
   if (statement.mayWrite || !options.shared) return toResult<R>(await options.pool.query(config));
-  const client = await options.shared.get();
-  coalesceWrites(client);
-  return toResult<R>(await client.query(config));
+  return toResult<R>(await options.shared.query(config));
 }
 
 /** A statement runner bound to one database's pool and shared clients. */

@@ -21,6 +21,7 @@ import { mayWrite } from './prepared';
 export class PGliteDriver implements Driver {
   #queue: Promise<void> = Promise.resolve();
   #release: (() => void) | undefined;
+  #waiting = 0;
   readonly #connection: PGliteConnection;
 
   constructor(client: PGlite) {
@@ -35,9 +36,16 @@ export class PGliteDriver implements Driver {
     this.#queue = new Promise<void>((resolve) => {
       release = resolve;
     });
+    this.#waiting++;
     await previous;
+    this.#waiting--;
     this.#release = release;
     return this.#connection;
+  }
+
+  /** Whether the session is held (a statement or a transaction), and how many wait for it. */
+  use(): { busy: boolean; waiting: number } {
+    return { busy: this.#release !== undefined, waiting: this.#waiting };
   }
 
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {

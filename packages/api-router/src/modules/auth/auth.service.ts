@@ -63,6 +63,8 @@ function assertNotThrottled(ctx: Context, attempt: loginThrottle.SignInAttempt):
   ];
   const retryAfter = Math.max(...blocked);
   if (retryAfter === 0) return;
+  if (blocked[0]! > 0) ctx.observer.throttled('sign-in-email');
+  if (blocked[1]! > 0) ctx.observer.throttled('sign-in-address');
   throw new AppError('TOO_MANY_REQUESTS', 'Too many failed sign-in attempts; try again later', {
     retryAfter,
   });

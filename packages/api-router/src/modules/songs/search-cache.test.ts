@@ -89,7 +89,7 @@ describe('repeated searches', () => {
 
   it('keeps the most recently used searches, at most its size, and answers the dropped ones afresh', async () => {
     const song = await insertSong(database.db, songRow('Pulsar Drift'));
-    const cache = new SongSearchCache(database.db, 2);
+    const cache = new SongSearchCache(database.db, undefined, 2);
     const search = (term: string) => cache.search({ search: term, limit: 10, offset: 0 });
     await search('pulsar');
     await search('drift');

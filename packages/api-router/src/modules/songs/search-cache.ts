@@ -1,4 +1,5 @@
 import { type Db, type SongFilters, type SongPageArgs, songs } from '@music/db';
+import { NO_OBSERVER, type Observer } from '../../observer';
 
 /** How many distinct searches (query, filters, order and page) one cache keeps. */
 const SEARCH_CACHE_SIZE = 1_000;
@@ -28,6 +29,7 @@ export class SongSearchCache {
 
   constructor(
     private readonly db: Db,
+    private readonly observer: Observer = NO_OBSERVER,
     private readonly size = SEARCH_CACHE_SIZE,
   ) {}
 
@@ -50,7 +52,9 @@ export class SongSearchCache {
     const cached = this.#entries.get(key);
     // Most recently used last: the first key is the one to drop.
     this.#entries.delete(key);
-    const entry = cached?.version === version ? cached : await songs.searchSongIds(this.db, args);
+    const hit = cached?.version === version;
+    this.observer.searchCache(hit);
+    const entry = hit ? cached : await songs.searchSongIds(this.db, args);
     this.#entries.set(key, entry);
     if (this.#entries.size > this.size) this.#entries.delete(this.#entries.keys().next().value as string);
     return { ids: entry.ids, total: entry.total };

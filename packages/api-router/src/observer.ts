@@ -1,0 +1,20 @@
+/**
+ * What the operations tell the operator's metrics, beyond the requests the HTTP edge counts: how
+ * often a search was answered from the cache, and which throttles refused attempts. The API wires
+ * it to its Prometheus registry when metrics are on; otherwise nothing is recorded.
+ */
+export interface Observer {
+  /** A song search answered from the search cache (`true`) or computed (`false`). */
+  searchCache(hit: boolean): void;
+  /**
+   * An attempt a throttle refused (429), by throttle: `sign-in-email`, `sign-in-address`, and the
+   * limits' scopes (`signup-address`, `reset-email`, `reset-address`).
+   */
+  throttled(throttle: string): void;
+}
+
+/** Records nothing: tests, and an API without METRICS_TOKEN. */
+export const NO_OBSERVER: Observer = {
+  searchCache() {},
+  throttled() {},
+};
