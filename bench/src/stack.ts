@@ -9,6 +9,7 @@ import pg from 'pg';
 import { apiNodeFlags } from '../../scripts/api-start-args.mjs';
 import type { Probe } from './proc';
 import {
+  API_ENV,
   API_PORT,
   BASE_PORT,
   BEFORE_PORT,
@@ -134,7 +135,7 @@ export async function startServers(stack: Stack, apiDist: string, withPooler: bo
   const api = start(
     'api',
     [apiDist],
-    { ...apiEnv, DATABASE_URL: stack.databaseUrl, PORT: String(API_PORT) },
+    { ...apiEnv, ...API_ENV, DATABASE_URL: stack.databaseUrl, PORT: String(API_PORT) },
     root,
   );
   const baseline = start(

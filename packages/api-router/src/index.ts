@@ -38,7 +38,7 @@ export {
   guardedLookup,
   type UrlPolicy,
 } from './modules/webhooks/url-policy';
-export { NO_OBSERVER, type Observer } from './observer';
+export { NO_OBSERVER, type Observer, THROTTLES } from './observer';
 export { createOpenApiDocument } from './openapi';
 export { type Operation, operationAt, operations } from './procedures';
 export { type AppRouter, appRouter } from './router';

@@ -4,6 +4,7 @@ import type { Actor, Context } from './context';
 import { encodeCursor, type ListInput, windowOf } from './cursor';
 import { AppError, validationError } from './errors';
 import { etagOf, matchesStrongly } from './etag';
+import type { Throttle } from './observer';
 import { pageWindow, sortKeys } from './schemas';
 
 /**
@@ -151,8 +152,8 @@ export function assertPrecondition<T>(ctx: Context, schema: z.ZodType<T>, curren
 
 /** One limit on an action: at most `max` attempts by `subject` per window (0: no limit). */
 export interface Limit {
-  /** What is limited, and per what: `signup-address`, `reset-email`. */
-  scope: string;
+  /** What is limited, and per what: `signup-address`, `reset-email` (a throttle of its own in the metrics). */
+  scope: Exclude<Throttle, `sign-in-${string}`>;
   subject: string;
   max: number;
   windowSeconds: number;

@@ -10,8 +10,19 @@ export interface Observer {
    * An attempt a throttle refused (429), by throttle: `sign-in-email`, `sign-in-address`, and the
    * limits' scopes (`signup-address`, `reset-email`, `reset-address`).
    */
-  throttled(throttle: string): void;
+  throttled(throttle: Throttle): void;
 }
+
+/** The throttles there are (`Limit.scope`s and the sign-in ones): their counters start at 0. */
+export const THROTTLES = [
+  'sign-in-email',
+  'sign-in-address',
+  'signup-address',
+  'reset-email',
+  'reset-address',
+] as const;
+
+export type Throttle = (typeof THROTTLES)[number];
 
 /** Records nothing: tests, and an API without METRICS_TOKEN. */
 export const NO_OBSERVER: Observer = {

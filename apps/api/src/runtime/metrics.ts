@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { Observer } from '@music/api-router';
+import { type Observer, THROTTLES } from '@music/api-router';
 import type { PoolUse } from '@music/db';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
@@ -87,7 +87,10 @@ export function createMetrics(options: MetricsOptions): Metrics {
     help: 'Expired rows the clean-up runs of this instance removed.',
     registers: [registry],
   });
+  // Every known label value from 0, so a rate() or a dashboard finds the series before the first event.
   for (const outcome of ['ran', 'failed']) housekeepingRuns.labels(outcome).inc(0);
+  for (const caller of ['key', 'user', 'address']) budget.labels(caller).inc(0);
+  for (const throttle of THROTTLES) throttles.labels(throttle).inc(0);
   for (const result of ['hit', 'miss']) searchCache.labels(result).inc(0);
 
   const poolMax = new Gauge({

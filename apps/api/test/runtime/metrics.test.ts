@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startTestApi } from '../support/harness';
 import { type PromFamily, parseExposition, sampleSum } from '../support/prometheus';
@@ -130,6 +132,20 @@ describe('GET /metrics', () => {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     expect(sampleSum(await scrape(), 'music_housekeeping_runs_total', { outcome: 'failed' })).toBe(0);
+  });
+});
+
+describe('the sample Grafana dashboard', () => {
+  it('queries only series the API exposes', async () => {
+    const file = path.resolve(import.meta.dirname, '../../../../docs/grafana/music-api.json');
+    const dashboard = JSON.parse(readFileSync(file, 'utf8')) as { panels: { targets: { expr: string }[] }[] };
+    const exprs = dashboard.panels.flatMap((panel) => panel.targets.map((target) => target.expr));
+    const names = new Set(exprs.flatMap((expr) => expr.match(/\b(music|process|nodejs)_[a-z0-9_]+/g) ?? []));
+    expect(names.size).toBeGreaterThan(8);
+    const exposed = new Set(
+      [...(await scrape()).values()].flatMap((family) => family.samples.map((s) => s.name)),
+    );
+    for (const name of names) expect(exposed, `${name} is not exposed`).toContain(name);
   });
 });
 

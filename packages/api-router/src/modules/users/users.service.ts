@@ -60,7 +60,7 @@ export async function createUser(ctx: Context, input: CreateUserInput): Promise<
   }
   if (!ctx.actor) {
     const limit = {
-      scope: 'signup-address',
+      scope: 'signup-address' as const,
       subject: ctx.clientAddress,
       max: ctx.settings.signupsPerAddressPerHour,
       windowSeconds: 3600,
