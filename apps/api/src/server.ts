@@ -16,6 +16,7 @@ import { IMPORT_EXPIRY_SECONDS, startImports } from './runtime/imports';
 import { createLogger } from './runtime/logger';
 import { createMailer } from './runtime/mailer';
 import { createMetrics } from './runtime/metrics';
+import { startReads } from './runtime/replicas';
 import { createIdempotency } from './v1/idempotency';
 import { ATTEMPT_EXPIRY_SECONDS, startWebhooks } from './webhooks/runtime';
 
@@ -48,6 +49,8 @@ function openDatabase(env: Env, log: ReturnType<typeof createLogger>): Promise<D
     directUrl: env.DATABASE_DIRECT_URL,
     dataDir: env.DATA_DIR,
     poolMax: env.DB_POOL_MAX,
+    readUrls: env.readUrls,
+    readPooler: env.DATABASE_READ_POOLER,
     onPoolError: (error) => log.warn('database connection lost', { error: error.message }),
   });
 }
@@ -84,9 +87,14 @@ export async function startServer(env: Env, injected?: { database?: Database }):
     development: env.NODE_ENV === 'development',
     log,
   });
+  const reads = await startReads(database, env.REPLICA_MAX_LAG_SECONDS, log);
   // Only with a token: an instance nobody scrapes keeps no figures (nothing on the request path).
   const metrics = env.METRICS_TOKEN
-    ? createMetrics({ token: env.METRICS_TOKEN, pools: () => database.pools() })
+    ? createMetrics({
+        token: env.METRICS_TOKEN,
+        pools: () => database.pools(),
+        replicas: () => reads?.status() ?? [],
+      })
     : undefined;
   const policy = {
     allowHttp: env.WEBHOOK_ALLOW_HTTP === 'true',
@@ -120,6 +128,7 @@ export async function startServer(env: Env, injected?: { database?: Database }):
     mailer,
     jobs,
     ...(metrics ? { observer: metrics.observer } : {}),
+    reads,
   });
   if (env.ADMIN_EMAIL && env.ADMIN_PASSWORD) await ensureAdmin(deps, env.ADMIN_EMAIL, env.ADMIN_PASSWORD);
   if (env.SEED_DEMO_DATA === 'true' && env.NODE_ENV !== 'production') await seedDemoData(deps);
@@ -224,6 +233,7 @@ export async function startServer(env: Env, injected?: { database?: Database }):
       // After the last request: what this instance counted still counts for the others.
       await budgets.stop();
       await mailer.close();
+      await reads?.stop();
       if (!injected?.database) await database.close();
     })();
     return closing;

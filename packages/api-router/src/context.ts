@@ -7,6 +7,7 @@ import { SongSearchCache } from './modules/songs/search-cache';
 import { type DeliveryQueue, deliveryQueue } from './modules/webhooks/dispatch';
 import type { UrlPolicy } from './modules/webhooks/url-policy';
 import { NO_OBSERVER, type Observer } from './observer';
+import type { Reads } from './reads';
 import { type ApiKeyGrant, isScope } from './scopes';
 
 export interface Logger {
@@ -82,6 +83,8 @@ export interface Deps {
   keyUse: KeyUse;
   /** Where search cache use and throttle refusals are reported (metrics); records nothing by default. */
   observer: Observer;
+  /** Read replicas for reads that may be a moment old (DATABASE_READ_URLS); absent: the primary only. */
+  reads?: Reads | undefined;
 }
 
 /** The dependencies, with what is derived from them: the search cache over the same `db`. */

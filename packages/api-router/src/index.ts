@@ -41,6 +41,8 @@ export {
 export { NO_OBSERVER, type Observer, THROTTLES } from './observer';
 export { createOpenApiDocument } from './openapi';
 export { type Operation, operationAt, operations } from './procedures';
+export { mayLag } from './read-routing';
+export type { ReadReplica, Reads } from './reads';
 export { type AppRouter, appRouter } from './router';
 export { pageMode } from './schemas';
 export { type ApiKeyGrant, SCOPES, type Scope } from './scopes';

@@ -11,6 +11,8 @@ export interface Observer {
    * limits' scopes (`signup-address`, `reset-email`, `reset-address`).
    */
   throttled(throttle: Throttle): void;
+  /** A read that may be a moment old, served by `target`: `primary` or a replica's name. */
+  routedRead(target: string): void;
 }
 
 /** The throttles there are (`Limit.scope`s and the sign-in ones): their counters start at 0. */
@@ -28,4 +30,5 @@ export type Throttle = (typeof THROTTLES)[number];
 export const NO_OBSERVER: Observer = {
   searchCache() {},
   throttled() {},
+  routedRead() {},
 };

@@ -11,6 +11,7 @@ import {
   toAppError,
   validationError,
 } from './errors';
+import { withReads } from './read-routing';
 import { type KeyAccess, keyAccessOf, type Scope } from './scopes';
 import type { Traits } from './traits';
 
@@ -46,6 +47,11 @@ export interface RouteMeta {
    * parameters. Served on `/v1` only.
    */
   upload?: Record<string, string>;
+  /**
+   * `primary`: a GET that must not be served by a read replica although its access says it
+   * could (./read-routing.ts). Catalogue and playlist reads may otherwise be a moment old.
+   */
+  reads?: 'primary';
 }
 
 /** `public` is set by `publicProcedure` only: whether an operation needs a caller is declared by its builder. */
@@ -213,12 +219,17 @@ function keyRefusal(ctx: Context, meta: Meta | undefined): AppError | undefined 
 }
 
 /** An operation anyone may call; a token, when one is sent, must be valid. */
-export const publicProcedure = t.procedure.meta({ public: true }).use(async ({ ctx, meta, next, path }) => {
-  if (refusesCaller(true, ctx)) throw toTrpcError(refusedToken());
-  const refusal = keyRefusal(ctx, meta);
-  if (refusal) throw toTrpcError(refusal);
-  return mapFailure(ctx, path, await next());
-});
+export const publicProcedure = t.procedure
+  .meta({ public: true })
+  .use(async ({ ctx, meta, next, path, type }) => {
+    if (refusesCaller(true, ctx)) throw toTrpcError(refusedToken());
+    const refusal = keyRefusal(ctx, meta);
+    if (refusal) throw toTrpcError(refusal);
+    const result = ctx.reads
+      ? await withReads(ctx, meta, type, (db = ctx.db) => next({ ctx: { db } }))
+      : await next();
+    return mapFailure(ctx, path, result);
+  });
 
 /**
  * An operation that needs a caller: the one place that checks it, before the input is read (so
@@ -226,7 +237,7 @@ export const publicProcedure = t.procedure.meta({ public: true }).use(async ({ c
  * are one middleware rather than two in a row: every level of tRPC's middleware chain copies
  * the call's options and closes over them again, on the hottest path there is.
  */
-export const authedProcedure = t.procedure.use(async ({ ctx, meta, next, path }) => {
+export const authedProcedure = t.procedure.use(async ({ ctx, meta, next, path, type }) => {
   if (refusesCaller(false, ctx) || !ctx.actor) {
     throw toTrpcError(
       ctx.tokenRefused ? refusedToken() : new AppError('UNAUTHORIZED', 'A valid bearer token is required'),
@@ -234,5 +245,9 @@ export const authedProcedure = t.procedure.use(async ({ ctx, meta, next, path })
   }
   const refusal = keyRefusal(ctx, meta);
   if (refusal) throw toTrpcError(refusal);
-  return mapFailure(ctx, path, await next({ ctx: { actor: ctx.actor } }));
+  const { actor } = ctx;
+  const result = ctx.reads
+    ? await withReads(ctx, meta, type, (db = ctx.db) => next({ ctx: { actor, db } }))
+    : await next({ ctx: { actor } });
+  return mapFailure(ctx, path, result);
 });

@@ -6,16 +6,10 @@ import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { CompiledQuery, Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { postgresDialect } from './driver/dialect';
-import {
-  type DriverOptions,
-  PipelinedDriver,
-  SharedClients,
-  singleStatementRunner,
-} from './driver/pg-driver';
 import { PGliteDriver } from './driver/pglite-dialect';
 import { checkMigrations, type MigrationReport, migrateToLatest } from './migrate';
 import type { Db, Database as Schema } from './schema';
-import { registerDirectStatements } from './sql';
+import { connectServer, type PoolUse, type ServerConnection } from './server-connection';
 
 export interface DatabaseConfig {
   /** A PostgreSQL URL; when absent the embedded database is used. */
@@ -45,6 +39,14 @@ export interface DatabaseConfig {
   /** How connections name themselves to the server (pg_stat_activity); default `music-api`. */
   applicationName?: string | undefined;
   onPoolError?: ((error: Error) => void) | undefined;
+  /**
+   * Read replicas of `databaseUrl` (streaming standbys), each reached directly or through its own
+   * pooler: reads that may be a moment old go there (see ReadRouter). Each gets pools as large as
+   * the primary's (`poolMax`).
+   */
+  readUrls?: readonly string[] | undefined;
+  /** `transaction`: the `readUrls` are transaction-mode poolers; default `pooler`. */
+  readPooler?: 'none' | 'transaction' | undefined;
 }
 
 export interface Database {
@@ -60,8 +62,10 @@ export interface Database {
   /** Refuses (throws) unless every migration of this release is applied and nothing newer is incompatible. */
   checkMigrations(): Promise<MigrationReport>;
   close(): Promise<void>;
-  /** Its connection pools as they are now, for metrics. */
+  /** Its connection pools as they are now, for metrics (the primary's, then each replica's). */
   pools(): PoolUse[];
+  /** The read replicas (`readUrls`), in their order; none on the embedded database. */
+  replicas: ServerConnection[];
   /**
    * Plain SQL for a job queue library (pg-boss's `db` option): a statement with parameters, or,
    * without, a script of several. On a server it uses the pool (unnamed statements only, so it
@@ -69,18 +73,6 @@ export interface Database {
    * the one session like every other query.
    */
   jobs: SqlExecutor;
-}
-
-/** One connection pool's use at a moment. */
-export interface PoolUse {
-  /** `primary` (pooled connections: transactions, writes), `primary-pipelined` (shared single reads), `embedded`. */
-  pool: string;
-  max: number;
-  open: number;
-  /** Open and not running anything. */
-  idle: number;
-  /** Requests waiting for a connection. */
-  waiting: number;
 }
 
 /** What a queue library needs of a database: run SQL, get rows. */
@@ -93,75 +85,24 @@ export async function createDatabase(config: DatabaseConfig): Promise<Database> 
   return createEmbedded(config.dataDir, config.loadDataDir);
 }
 
-/**
- * How DB_POOL_MAX connections are shared out: a few pipelined connections for single reads
- * (each carries many requests' statements at once), the rest pooled for transactions and
- * writes. Below three there is nothing to spare: everything goes through the pool.
- */
-export function connectionBudget(total: number): { shared: number; pooled: number } {
-  const shared = total < 3 ? 0 : Math.min(4, Math.max(1, Math.floor(total / 3)));
-  return { shared, pooled: total - shared };
-}
-
 function createPostgres(databaseUrl: string, config: DatabaseConfig): Database {
-  const statementTimeout = config.statementTimeoutMs ?? 15_000;
-  const behindPooler = config.pooler === 'transaction';
-  const base: pg.ClientConfig = {
-    connectionTimeoutMillis: config.connectionTimeoutMs ?? 5_000,
-    application_name: config.applicationName ?? 'music-api',
-  };
-  const connection: pg.ClientConfig = behindPooler
-    ? {
-        ...base,
-        connectionString: databaseUrl,
-        // A pooler refuses (PgBouncer) or pins the connection for (RDS Proxy) startup parameters
-        // such as statement_timeout: transactions set it with SET LOCAL instead, and single
-        // statements are bounded on this side, closing the connection when it fires.
-        query_timeout: statementTimeout,
-      }
-    : {
-        ...base,
-        connectionString: databaseUrl,
-        statement_timeout: statementTimeout,
-        // Client-side backstop for a server that stopped answering without closing the socket.
-        query_timeout: statementTimeout + 5_000,
-      };
   const onError = (error: Error) => config.onPoolError?.(error);
-  const budget = connectionBudget(config.poolMax ?? 10);
-  const pool = new pg.Pool({ ...connection, max: budget.pooled, idleTimeoutMillis: 30_000 });
-  // Without a listener, an idle client's error (e.g. the server restarting: 57P01) would be
-  // an uncaught 'error' event and kill the process. The pool drops the client by itself.
-  pool.on('error', onError);
-  const options: DriverOptions = {
-    pool,
-    shared: budget.shared > 0 ? new SharedClients(connection, budget.shared, onError) : undefined,
-    prepared: !behindPooler,
-    transactionPrelude: behindPooler ? `; set local statement_timeout = ${Math.floor(statementTimeout)}` : '',
+  const settings = {
+    statementTimeoutMs: config.statementTimeoutMs ?? 15_000,
+    connectionTimeoutMs: config.connectionTimeoutMs ?? 5_000,
+    applicationName: config.applicationName ?? 'music-api',
+    poolMax: config.poolMax ?? 10,
+    onError,
   };
-  const db = new Kysely<Schema>({ dialect: postgresDialect(() => new PipelinedDriver(options)) });
-  registerDirectStatements(db, singleStatementRunner(options));
-  const pools = (): PoolUse[] => {
-    const use: PoolUse[] = [
-      {
-        pool: 'primary',
-        max: budget.pooled,
-        open: pool.totalCount,
-        idle: pool.idleCount,
-        waiting: pool.waitingCount,
-      },
-    ];
-    const shared = options.shared?.use();
-    if (shared) {
-      // Pipelined: statements never wait for one of these, they queue on it (busy: some under way).
-      use.push({
-        pool: 'primary-pipelined',
-        max: shared.size,
-        open: shared.open,
-        idle: shared.open - shared.busy,
-        waiting: 0,
-      });
-    }
-    return use;
+  const primary = connectServer(databaseUrl, { ...settings, name: 'primary', pooler: config.pooler });
+  const { db, pool } = primary;
+  // Named by their place in the list, never by their URLs (which may carry passwords).
+  const replicas: ServerConnection[] = (config.readUrls ?? []).map((url, i) =>
+    connectServer(url, { ...settings, name: `replica-${i + 1}`, pooler: config.readPooler ?? config.pooler }),
+  );
+  const base = {
+    connectionTimeoutMillis: settings.connectionTimeoutMs,
+    application_name: settings.applicationName,
   };
 
   /**
@@ -187,12 +128,15 @@ function createPostgres(databaseUrl: string, config: DatabaseConfig): Database {
   return {
     db,
     kind: 'postgres',
+    replicas,
     ping: (timeoutMs = 2_000) => withTimeout(sql`select 1`.execute(db), timeoutMs),
     jobs: { executeSql: (text, values) => pool.query(text, values) },
-    pools,
+    pools: () => [primary, ...replicas].flatMap((server) => server.pools()),
     migrate: () => withDirect((direct) => migrateToLatest(direct)),
     checkMigrations: () => withDirect((direct) => checkMigrations(direct)),
-    close: () => db.destroy(),
+    close: async () => {
+      await Promise.all([db.destroy(), ...replicas.map((replica) => replica.db.destroy())]);
+    },
   };
 }
 
@@ -211,6 +155,7 @@ async function createEmbedded(dataDir: string | undefined, loadDataDir: Blob | u
   return {
     db,
     kind: 'embedded',
+    replicas: [],
     pools: () => {
       const { busy, waiting } = driver.use();
       return [{ pool: 'embedded', max: 1, open: 1, idle: busy ? 0 : 1, waiting }];
@@ -245,3 +190,5 @@ async function withTimeout(work: Promise<unknown>, ms: number): Promise<void> {
     clearTimeout(timer);
   }
 }
+
+export { connectionBudget, type PoolUse, type ServerConnection } from './server-connection';

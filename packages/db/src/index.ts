@@ -4,9 +4,10 @@ export {
   type Database,
   type DatabaseConfig,
   type PoolUse,
+  type ServerConnection,
   type SqlExecutor,
 } from './client';
-export { isDatabaseUnavailable, isForeignKeyViolation, isUniqueViolation } from './errors';
+export { codeOf, isDatabaseUnavailable, isForeignKeyViolation, isUniqueViolation } from './errors';
 export { isUuid, uuidv7 } from './ids';
 export { createJobs, executorOf, type Jobs, type JobsOptions, type NewJob, type QueueOptions } from './jobs';
 export { likeContains } from './like';
@@ -17,6 +18,7 @@ export {
   migrateToLatest,
   type ReleaseMigration,
 } from './migrate';
+export { lsnOf, ReadRouter, type ReadRouterOptions, type ReplicaStatus } from './read-router';
 export type { ApiKeyRecord, KeyOwner } from './repositories/api-keys';
 // Each repository both by name and as a namespace (the services: `songs.findSongById(db, id)`).
 export * as apiKeys from './repositories/api-keys';

@@ -301,6 +301,15 @@ export interface Database {
   import_chunks: ImportChunksTable;
   search_vocabulary: SearchVocabularyTable;
   search_starts: SearchStartsTable;
+  read_positions: ReadPositionsTable;
+}
+
+/** Where a user's last write left the primary's WAL (read-your-writes on read replicas). */
+export interface ReadPositionsTable {
+  user_id: string;
+  /** A `pg_lsn`, read and written as text (`16/B374D848`). */
+  lsn: string;
+  written_at: ColumnType<Date, never, never>;
 }
 
 /** The database handle every repository takes first (a transaction is one too). */

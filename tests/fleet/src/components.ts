@@ -7,5 +7,6 @@ export {
   type PostgresInstance,
   type SqlSession,
   startPostgres,
+  startReplica,
 } from './postgres';
 export { Cleanup, freePort, sleep, until } from './processes';

@@ -92,7 +92,11 @@ function run(tools: Tools, tool: string, args: string[], timeoutMs: number): Pro
       { cwd: tmpdir(), timeout: timeoutMs, ...tools.owner },
       (error, stdout, stderr) => {
         if (error)
-          reject(new Error(`${tool} ${args.join(' ')} failed: ${error.message}\n${stdout}${stderr}`));
+          reject(
+            new Error(
+              `${tool} ${args.join(' ')} failed (${error.code ?? error.signal}): ${error.message}\n${stdout}${stderr}`,
+            ),
+          );
         else resolve(stdout);
       },
     );
@@ -102,6 +106,54 @@ function run(tools: Tools, tool: string, args: string[], timeoutMs: number): Pro
 export async function startPostgres(tools: Tools): Promise<PostgresInstance> {
   const root = serviceDir('music-pg-');
   const dataDir = path.join(root, 'data');
+  try {
+    await run(
+      tools,
+      'initdb',
+      ['-D', dataDir, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--no-sync'],
+      30_000,
+    );
+  } catch (error) {
+    rmSync(root, { recursive: true, force: true });
+    throw error;
+  }
+  return serveFrom(tools, root, dataDir);
+}
+
+/**
+ * A streaming replica (hot standby) of `primary`, on a free port of its own: a base backup
+ * taken with pg_basebackup (`-R`: it follows the primary from then on, over a replication
+ * connection that initdb's trust rules allow on loopback). Read-only; `pg_wal_replay_pause()`
+ * on it holds it back while the primary goes on.
+ */
+export async function startReplica(tools: Tools, primary: PostgresInstance): Promise<PostgresInstance> {
+  const root = serviceDir('music-pg-replica-');
+  const dataDir = path.join(root, 'data');
+  try {
+    await run(
+      tools,
+      'pg_basebackup',
+      [
+        '-d',
+        `${primary.url()}?application_name=replica`,
+        '-D',
+        dataDir,
+        '-R',
+        '-X',
+        'stream',
+        '--checkpoint=fast',
+        '--no-sync',
+      ],
+      60_000,
+    );
+  } catch (error) {
+    rmSync(root, { recursive: true, force: true });
+    throw error;
+  }
+  return serveFrom(tools, root, dataDir);
+}
+
+async function serveFrom(tools: Tools, root: string, dataDir: string): Promise<PostgresInstance> {
   const logFile = path.join(root, 'postgres.log');
   const port = await freePort();
   const url = (database = 'postgres') => `postgres://postgres@127.0.0.1:${port}/${database}`;
@@ -114,6 +166,10 @@ export async function startPostgres(tools: Tools): Promise<PostgresInstance> {
     '-c synchronous_commit=off',
     '-c full_page_writes=off',
     '-c max_connections=100',
+    // A standby answers reads (ignored by a primary); its feedback keeps the primary from
+    // removing rows its queries still read (fewer recovery conflicts).
+    '-c hot_standby=on',
+    '-c hot_standby_feedback=on',
   ].join(' ');
   let running = false;
 
@@ -138,12 +194,6 @@ export async function startPostgres(tools: Tools): Promise<PostgresInstance> {
   };
 
   try {
-    await run(
-      tools,
-      'initdb',
-      ['-D', dataDir, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--no-sync'],
-      30_000,
-    );
     await start();
   } catch (error) {
     await destroy();

@@ -38,6 +38,15 @@ const schema = z.object({
   DATABASE_POOLER: z.enum(['none', 'transaction']).default('none'),
   /** The server itself, for migrations and anything tied to one connection; default DATABASE_URL. */
   DATABASE_DIRECT_URL: z.string().min(1).optional(),
+  /**
+   * Read replicas of DATABASE_URL (streaming standbys), comma-separated URLs: reads that may be a
+   * moment old (catalogue and playlist reads) are served there. None by default.
+   */
+  DATABASE_READ_URLS: z.string().default(''),
+  /** `transaction`: the read replicas are reached through transaction-mode poolers; default DATABASE_POOLER. */
+  DATABASE_READ_POOLER: z.enum(['none', 'transaction']).optional(),
+  /** A replica further behind the primary than this many seconds is not read from. */
+  REPLICA_MAX_LAG_SECONDS: z.coerce.number().min(0.1).max(3_600).default(5),
   /** Apply pending migrations at start-up (under a lock); `false`: run `pnpm migrate` first. */
   MIGRATE_ON_START: flag('true'),
   DATA_DIR: z.string().min(1).default('./.data'),
@@ -140,6 +149,8 @@ export type Env = Omit<Parsed, 'SHUTDOWN_DELAY_SECONDS'> & {
   jwtPreviousSecrets: string[];
   trustProxy: TrustProxy;
   corsOrigins: string[];
+  /** DATABASE_READ_URLS, split. */
+  readUrls: string[];
 };
 
 export function loadEnv(source: Record<string, string | undefined> = process.env): Env {
@@ -160,6 +171,19 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
       'Invalid configuration: DATABASE_DIRECT_URL and DATABASE_POOLER need DATABASE_URL (the embedded database has neither)',
     );
   }
+  const readUrls = env.DATABASE_READ_URLS.split(',')
+    .map((url) => url.trim())
+    .filter(Boolean);
+  for (const url of readUrls) {
+    if (!/^postgres(ql)?:\/\/\S+$/.test(url)) {
+      throw new Error('Invalid configuration: DATABASE_READ_URLS must be postgres:// URLs, comma-separated');
+    }
+  }
+  if (readUrls.length > 0 && !env.DATABASE_URL) {
+    throw new Error(
+      'Invalid configuration: DATABASE_READ_URLS needs DATABASE_URL (the embedded database has no replicas)',
+    );
+  }
   if (env.NODE_ENV === 'production' && env.DATABASE_URL && env.JWT_SECRET === undefined) {
     throw new Error(
       'Invalid configuration: JWT_SECRET is required with NODE_ENV=production and DATABASE_URL (every instance must sign with the same key)',
@@ -173,6 +197,7 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     jwtPreviousSecrets: previousSecrets(env.JWT_PREVIOUS_SECRETS),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
+    readUrls,
   };
 }
 

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { type Observer, THROTTLES } from '@music/api-router';
-import type { PoolUse } from '@music/db';
+import type { PoolUse, ReplicaStatus } from '@music/db';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 /**
@@ -17,6 +17,8 @@ export interface MetricsOptions {
   token: string;
   /** The database's connection pools as they are now (read at each scrape). */
   pools: () => readonly PoolUse[];
+  /** The read replicas as last checked (none without DATABASE_READ_URLS). */
+  replicas: () => readonly ReplicaStatus[];
 }
 
 /**
@@ -127,6 +129,37 @@ export function createMetrics(options: MetricsOptions): Metrics {
   registry.registerMetric(poolMax);
   registry.registerMetric(waiting);
 
+  const replicaLag = new Gauge({
+    name: 'music_db_replica_lag_seconds',
+    help: "At most how far behind the primary's writes a read replica is, as last checked (absent while it is down).",
+    labelNames: ['replica'] as const,
+    registers: [],
+  });
+  new Gauge({
+    name: 'music_db_replica_up',
+    help: 'Whether a read replica answered its last check as a standby (1) or is not read from (0).',
+    labelNames: ['replica'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      replicaLag.reset();
+      for (const replica of options.replicas()) {
+        this.labels(replica.name).set(replica.up ? 1 : 0);
+        if (replica.lagSeconds !== null) replicaLag.labels(replica.name).set(replica.lagSeconds);
+      }
+    },
+  });
+  registry.registerMetric(replicaLag);
+  const routedReads = new Counter({
+    name: 'music_db_routed_reads_total',
+    help: 'Reads that may be a moment old (catalogue, playlists), by where they were served: primary or a replica.',
+    labelNames: ['target'] as const,
+    registers: [registry],
+  });
+  for (const target of ['primary', ...options.replicas().map((replica) => replica.name)]) {
+    routedReads.labels(target).inc(0);
+  }
+
   return {
     token: options.token,
     request(operation, method, status, seconds) {
@@ -146,6 +179,7 @@ export function createMetrics(options: MetricsOptions): Metrics {
     observer: {
       searchCache: (hit) => searchCache.labels(hit ? 'hit' : 'miss').inc(),
       throttled: (throttle) => throttles.labels(throttle).inc(),
+      routedRead: (target) => routedReads.labels(target).inc(),
     },
     async exposition() {
       return { contentType: registry.contentType, body: await registry.metrics() };

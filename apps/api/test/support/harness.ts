@@ -50,6 +50,9 @@ export function testEnv(overrides: Partial<Env> = {}): Env {
     jwtPreviousSecrets: [],
     trustProxy: parseTrustProxy('loopback'),
     corsOrigins: [],
+    DATABASE_READ_URLS: '',
+    REPLICA_MAX_LAG_SECONDS: 5,
+    readUrls: [],
     ...overrides,
   };
 }

@@ -18,6 +18,7 @@ import * as songIsrc from './2026-12-01T11-00-song-isrc';
 import * as webhooks from './2026-12-02T10-00-webhooks';
 import * as songExternalId from './2026-12-02T11-00-song-external-id';
 import * as imports from './2026-12-02T12-00-imports';
+import * as readPositions from './2026-12-03T10-00-read-positions';
 
 /**
  * A migration, and whether it is additive: it only adds (tables, nullable or defaulted columns,
@@ -54,4 +55,5 @@ export const migrations: Record<string, ReleaseMigration> = {
   '2026-12-02T10-00-webhooks': webhooks,
   '2026-12-02T11-00-song-external-id': songExternalId,
   '2026-12-02T12-00-imports': imports,
+  '2026-12-03T10-00-read-positions': readPositions,
 };

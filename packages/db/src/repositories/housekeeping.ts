@@ -69,6 +69,7 @@ export interface Removed {
   changeEvents: number;
   abandonedImports: number;
   webhookDeliveries: number;
+  readPositions: number;
 }
 
 /**
@@ -88,7 +89,9 @@ export interface Removed {
  * - webhook deliveries done with (succeeded or failed) older than `eventRetentionDays`, as the
  *   events they carried;
  * - imports whose file stopped arriving an hour ago (its request died with its instance), with
- *   the pieces kept of it.
+ *   the pieces kept of it;
+ * - read positions (read-your-writes on replicas) written over an hour ago: any replica close
+ *   enough to be read from has replayed them.
  */
 export async function removeExpired(
   db: Db,
@@ -108,6 +111,7 @@ export async function removeExpired(
   const attemptWindows = await deleted(db, removeAttemptWindows, args);
   const passwordResets = await deleted(db, removePasswordResets, args);
   const abandonedImports = await deleted(db, removeAbandonedImports, args);
+  const readPositions = await deleted(db, removeReadPositions, args);
   const auditEvents = await removeOldAuditEvents(db, {
     retentionDays: args.auditRetentionDays ?? AUDIT_RETENTION_DAYS,
     limit: args.limit,
@@ -136,6 +140,7 @@ export async function removeExpired(
     changeEvents,
     abandonedImports,
     webhookDeliveries,
+    readPositions,
   };
 }
 
@@ -306,6 +311,22 @@ const removeAbandonedImports = statement((db, p: RemoveArgs) =>
           .select('id')
           .where('status', '=', 'receiving')
           .where('created_at', '<', sql<Date>`now() - interval '1 hour'`)
+          .limit(p.limit),
+      ),
+    ),
+);
+
+const removeReadPositions = statement((db, p: RemoveArgs) =>
+  db
+    .deleteFrom('read_positions')
+    .where(
+      'user_id',
+      '=',
+      anyOf(
+        db
+          .selectFrom('read_positions')
+          .select('user_id')
+          .where('written_at', '<', sql<Date>`now() - interval '1 hour'`)
           .limit(p.limit),
       ),
     ),

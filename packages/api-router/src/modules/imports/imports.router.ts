@@ -37,6 +37,8 @@ export const importsRouter = router({
         path: '/imports/{importId}',
         tag: 'imports',
         summary: 'An import: where it is, its counts, its errors by line',
+        // Its progress is written by the import's job, not by its reader: read where it is written.
+        reads: 'primary',
       }),
     )
     .input(importIdInput)

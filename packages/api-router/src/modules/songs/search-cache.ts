@@ -33,8 +33,13 @@ export class SongSearchCache {
     private readonly size = SEARCH_CACHE_SIZE,
   ) {}
 
+  /**
+   * `db` is where this request reads (a read replica, or the primary): an entry is valid for
+   * whichever server shows the catalogue at the version it was computed at.
+   */
   async search(
     args: SongFilters & SongPageArgs & { search: string },
+    db: Db = this.db,
   ): Promise<{ ids: string[]; total: number }> {
     const key = JSON.stringify([
       args.search,
@@ -48,13 +53,13 @@ export class SongSearchCache {
       args.limit,
       args.offset,
     ]);
-    const version = await songs.readCatalogueVersion(this.db);
+    const version = await songs.readCatalogueVersion(db);
     const cached = this.#entries.get(key);
     // Most recently used last: the first key is the one to drop.
     this.#entries.delete(key);
     const hit = cached?.version === version;
     this.observer.searchCache(hit);
-    const entry = hit ? cached : await songs.searchSongIds(this.db, args);
+    const entry = hit ? cached : await songs.searchSongIds(db, args);
     this.#entries.set(key, entry);
     if (this.#entries.size > this.size) this.#entries.delete(this.#entries.keys().next().value as string);
     return { ids: entry.ids, total: entry.total };

@@ -151,7 +151,7 @@ export function listSongs(ctx: AuthedContext, input: ListSongsInput) {
           // catalogue version the cache relies on: it is read afresh each time.
           relevance
           ? songs.searchSongIds(ctx.db, { ...filters, search, ...window })
-          : ctx.searchCache.search({ ...filters, search, ...window })
+          : ctx.searchCache.search({ ...filters, search, ...window }, ctx.db)
         : songs.listSongIds(ctx.db, { ...filters, ...window }),
     // Keyset pages are cheap and read in their own snapshot: exact, with no cache to consult.
     after: (window) => songs.listSongIdsAfter(ctx.db, { ...filters, search, ...window }),
