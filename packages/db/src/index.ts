@@ -8,7 +8,15 @@ export {
 } from './client';
 export { isDatabaseUnavailable, isForeignKeyViolation, isUniqueViolation } from './errors';
 export { isUuid, uuidv7 } from './ids';
-export { createJobs, executorOf, type Jobs, type JobsOptions, type NewJob, type QueueOptions } from './jobs';
+export {
+  createJobs,
+  derivedJobId,
+  executorOf,
+  type Jobs,
+  type JobsOptions,
+  type NewJob,
+  type QueueOptions,
+} from './jobs';
 export { likeContains } from './like';
 export {
   checkMigrations,
