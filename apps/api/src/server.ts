@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
-import { createDeps, DEFAULT_SETTINGS, DELIVERY_JOBS, ensureAdmin, IMPORT_JOBS } from '@music/api-router';
+import { createDeps, DEFAULT_SETTINGS, ensureAdmin, jobQueues } from '@music/api-router';
 import { createTokenService } from '@music/auth';
 import { createDatabase, createJobs, type Database, type MigrationReport, uuidv7 } from '@music/db';
 import { createApp } from './app';
@@ -93,13 +93,10 @@ export async function startServer(env: Env, injected?: { database?: Database }):
     allowPrivate: env.WEBHOOK_ALLOW_PRIVATE === 'true',
   };
   const jobs = createJobs(database.jobs, {
-    queues: {
-      // Retries here are for attempts whose instance died (the job expired); a failed delivery
-      // is retried on WEBHOOK_RETRY_SECONDS by the attempt itself.
-      [DELIVERY_JOBS]: { retryLimit: 20, retryDelaySeconds: 2, expireInSeconds: ATTEMPT_EXPIRY_SECONDS },
-      // A slice that failed (the database away) or whose instance died goes on from its checkpoint.
-      [IMPORT_JOBS]: { retryLimit: 50, retryDelaySeconds: 5, expireInSeconds: IMPORT_EXPIRY_SECONDS },
-    },
+    queues: jobQueues({
+      deliveryExpireSeconds: ATTEMPT_EXPIRY_SECONDS,
+      importExpireSeconds: IMPORT_EXPIRY_SECONDS,
+    }),
     maintenanceSeconds: JOB_MAINTENANCE_SECONDS,
     onError: (error) => log.warn('job queue error', { error: error.message }),
   });
