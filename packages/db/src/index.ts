@@ -32,6 +32,7 @@ export * from './repositories/artists';
 export * as artists from './repositories/artists';
 export * as attemptWindows from './repositories/attempt-windows';
 export * as auditEvents from './repositories/audit-events';
+export { type BackgroundWork, backgroundWork } from './repositories/background-work';
 export * as changeEvents from './repositories/change-events';
 export * as finder from './repositories/finder';
 export * from './repositories/genres';
