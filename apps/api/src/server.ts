@@ -1,27 +1,31 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
-import { createDeps, DEFAULT_SETTINGS, DELIVERY_JOBS, ensureAdmin, IMPORT_JOBS } from '@music/api-router';
+import { createDeps, DEFAULT_SETTINGS, ensureAdmin, jobQueues } from '@music/api-router';
 import { createTokenService } from '@music/auth';
 import { createDatabase, createJobs, type Database, type MigrationReport, uuidv7 } from '@music/db';
 import { createApp } from './app';
 import { requestIdOf } from './http/http';
 import { operationOf } from './http/operation-label';
+import { startBackground } from './runtime/background';
 import { createBudgets } from './runtime/budgets';
 import { seedDemoData } from './runtime/demo-seed';
 import { drainable } from './runtime/drain';
 import { type Env, loadEnv } from './runtime/env';
 import { startHousekeeping } from './runtime/housekeeping';
-import { IMPORT_EXPIRY_SECONDS, startImports } from './runtime/imports';
+import { IMPORT_EXPIRY_SECONDS, importWork } from './runtime/imports';
 import { createLogger } from './runtime/logger';
 import { createMailer } from './runtime/mailer';
 import { createMetrics } from './runtime/metrics';
 import { startReads } from './runtime/replicas';
 import { createIdempotency } from './v1/idempotency';
-import { ATTEMPT_EXPIRY_SECONDS, startWebhooks } from './webhooks/runtime';
+import { ATTEMPT_EXPIRY_SECONDS, webhookWork } from './webhooks/runtime';
 
-/** How often each instance offers to turn new events into webhook deliveries (first attempt within ~2 s). */
-const WEBHOOK_DISPATCH_MS = 1_000;
+/**
+ * How often each instance probes for background work: it offers to turn new events into webhook
+ * deliveries (first attempt within ~2 s) and starts its import worker once an import waits.
+ */
+const BACKGROUND_TICK_MS = 1_000;
 /** How often some instance gives the jobs of killed instances back to the queue. */
 const JOB_MAINTENANCE_SECONDS = 5;
 /** How often an instance writes when API keys were last used. */
@@ -101,13 +105,10 @@ export async function startServer(env: Env, injected?: { database?: Database }):
     allowPrivate: env.WEBHOOK_ALLOW_PRIVATE === 'true',
   };
   const jobs = createJobs(database.jobs, {
-    queues: {
-      // Retries here are for attempts whose instance died (the job expired); a failed delivery
-      // is retried on WEBHOOK_RETRY_SECONDS by the attempt itself.
-      [DELIVERY_JOBS]: { retryLimit: 20, retryDelaySeconds: 2, expireInSeconds: ATTEMPT_EXPIRY_SECONDS },
-      // A slice that failed (the database away) or whose instance died goes on from its checkpoint.
-      [IMPORT_JOBS]: { retryLimit: 50, retryDelaySeconds: 5, expireInSeconds: IMPORT_EXPIRY_SECONDS },
-    },
+    queues: jobQueues({
+      deliveryExpireSeconds: ATTEMPT_EXPIRY_SECONDS,
+      importExpireSeconds: IMPORT_EXPIRY_SECONDS,
+    }),
     maintenanceSeconds: JOB_MAINTENANCE_SECONDS,
     onError: (error) => log.warn('job queue error', { error: error.message }),
   });
@@ -205,18 +206,24 @@ export async function startServer(env: Env, injected?: { database?: Database }):
           ...(metrics ? { onRun: metrics.housekeeping } : {}),
         });
 
-  const hooks = startWebhooks({
+  const background = startBackground({
     db: database.db,
     jobs,
-    queue: deps.deliveries,
     log,
-    retrySeconds: env.WEBHOOK_RETRY_SECONDS,
-    maxFailures: env.WEBHOOK_MAX_FAILURES,
-    policy,
-    dispatchEveryMs: WEBHOOK_DISPATCH_MS,
+    everyMs: BACKGROUND_TICK_MS,
+    parts: [
+      webhookWork({
+        db: database.db,
+        jobs,
+        queue: deps.deliveries,
+        log,
+        retrySeconds: env.WEBHOOK_RETRY_SECONDS,
+        maxFailures: env.WEBHOOK_MAX_FAILURES,
+        policy,
+      }),
+      importWork(deps, database.kind === 'embedded'),
+    ],
   });
-
-  const importRuns = startImports(deps, database.kind === 'embedded');
 
   let closing: Promise<void> | undefined;
   const close: RunningServer['close'] = ({ delayMs = 0, graceMs = 10_000 } = {}) => {
@@ -224,11 +231,8 @@ export async function startServer(env: Env, injected?: { database?: Database }):
       draining = true;
       await connections.drain({ delayMs, graceMs });
       await housekeeping.stop();
-      // Deliveries under way get the grace to finish; the rest are given back to the queue.
-      await importRuns.stop();
-      // Deliveries and import slices under way get the grace, then go back to the queue (the
-      // jobs' workers are stopped with the webhooks').
-      await hooks.stop(graceMs);
+      // Deliveries and import slices under way get the grace, then go back to the queue.
+      await background.stop(graceMs);
       await deps.keyUse.stop();
       // After the last request: what this instance counted still counts for the others.
       await budgets.stop();

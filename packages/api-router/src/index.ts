@@ -23,6 +23,7 @@ export {
 } from './etag';
 export type { FileAnswer, FileUpload } from './files';
 export { ensureAdmin } from './modules/auth/auth.service';
+export { type JobQueueTimings, jobQueues } from './modules/common/job-queues';
 export { IMPORT_BATCH, runImport } from './modules/imports/import.runner';
 export { IMPORT_JOBS } from './modules/imports/imports.service';
 export {

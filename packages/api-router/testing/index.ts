@@ -16,8 +16,7 @@ import {
 } from '../src/context';
 import { AppError } from '../src/errors';
 import type { EntityTagCondition } from '../src/etag';
-import { IMPORT_JOBS } from '../src/modules/imports/imports.service';
-import { DELIVERY_JOBS } from '../src/modules/webhooks/dispatch';
+import { jobQueues } from '../src/modules/common/job-queues';
 import { appRouter } from '../src/router';
 import { createCallerFactory } from '../src/trpc';
 
@@ -98,10 +97,12 @@ export async function createRouterHarness(settings: Partial<Settings> = {}): Pro
   const database = await createTestDatabase();
   const outbox = new MailOutbox();
   const jobs = createJobs(database.jobs, {
-    queues: {
-      [DELIVERY_JOBS]: { retryLimit: 1, retryDelaySeconds: 1, expireInSeconds: 30 },
-      [IMPORT_JOBS]: { retryLimit: 1, retryDelaySeconds: 1, expireInSeconds: 60 },
-    },
+    queues: jobQueues({
+      deliveryExpireSeconds: 30,
+      importExpireSeconds: 60,
+      retryLimit: 1,
+      retryDelaySeconds: 1,
+    }),
     maintenanceSeconds: 60,
     onError: () => {},
   });

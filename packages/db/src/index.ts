@@ -9,7 +9,15 @@ export {
 } from './client';
 export { codeOf, isDatabaseUnavailable, isForeignKeyViolation, isUniqueViolation } from './errors';
 export { isUuid, uuidv7 } from './ids';
-export { createJobs, executorOf, type Jobs, type JobsOptions, type NewJob, type QueueOptions } from './jobs';
+export {
+  createJobs,
+  derivedJobId,
+  executorOf,
+  type Jobs,
+  type JobsOptions,
+  type NewJob,
+  type QueueOptions,
+} from './jobs';
 export { likeContains } from './like';
 export {
   checkMigrations,
@@ -26,6 +34,7 @@ export * from './repositories/artists';
 export * as artists from './repositories/artists';
 export * as attemptWindows from './repositories/attempt-windows';
 export * as auditEvents from './repositories/audit-events';
+export { type BackgroundWork, backgroundWork } from './repositories/background-work';
 export * as changeEvents from './repositories/change-events';
 export * as finder from './repositories/finder';
 export * from './repositories/genres';

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { CompiledQuery } from 'kysely';
 import PgBoss from 'pg-boss';
 import type { SqlExecutor } from './client';
@@ -53,6 +54,17 @@ export interface Jobs {
   ): Promise<void>;
   /** Stops taking jobs; jobs under way get up to `graceMs` to finish, then are given back. */
   stop(graceMs?: number): Promise<void>;
+}
+
+/**
+ * A job id made from what the job is about (its parts joined with `:`), so the same work queued
+ * twice is one job. pg-boss wants a UUID: the SHA-256 of the parts, cut to that shape with its
+ * version and variant digits set. Neither the text hashed nor the shape may change: jobs already
+ * queued in a running deployment carry these ids, and new ones must match them.
+ */
+export function derivedJobId(...parts: readonly (string | number)[]): string {
+  const hex = createHash('sha256').update(parts.join(':')).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
 /** A transaction as pg-boss's `db` option takes it. */

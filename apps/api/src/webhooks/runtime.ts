@@ -6,7 +6,8 @@ import {
   type Logger,
   type UrlPolicy,
 } from '@music/api-router';
-import { type Db, type Jobs, webhookDeliveries, webhooks } from '@music/db';
+import { type Db, type Jobs, webhookDeliveries } from '@music/db';
+import type { BackgroundPart } from '../runtime/background';
 import { deliver } from './deliver';
 
 /** No answer within this long is a failed attempt. */
@@ -29,57 +30,27 @@ export interface WebhookRuntimeOptions {
   /** Failed attempts in a row that disable a webhook (WEBHOOK_MAX_FAILURES). */
   maxFailures: number;
   policy: UrlPolicy;
-  /** How often this instance offers to dispatch new events (one instance at a time does). */
-  dispatchEveryMs: number;
 }
 
 /**
- * Webhooks at run time, on every instance: the dispatcher (events to deliveries, ./dispatch.ts
- * in the router package) offered every `dispatchEveryMs`, and workers making the attempts queued
- * as jobs. Nothing runs, and the queue's tables are not made, until the first webhook exists.
+ * Webhooks at run time, on every instance, each tick of the background probe
+ * (../runtime/background.ts): the dispatcher (events to deliveries, ./dispatch.ts in the router
+ * package) offered while a webhook is enabled (one instance at a time dispatches), and workers
+ * making the attempts queued as jobs. Nothing runs, and the queue's tables are not made, until
+ * the first webhook exists.
  */
-export function startWebhooks(options: WebhookRuntimeOptions): { stop(graceMs?: number): Promise<void> } {
-  const { db, log } = options;
+export function webhookWork(options: WebhookRuntimeOptions): BackgroundPart {
   let working = false;
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-
-  async function tick(): Promise<void> {
-    const presence = await webhooks.webhookPresence(db);
-    if (!working && presence.any) {
-      await options.jobs.work<DeliveryAttempt>(DELIVERY_JOBS, { workers: WORKERS, pollSeconds: 1 }, (job) =>
-        attempt(options, job.data),
-      );
-      working = true;
-    }
-    if (presence.enabled) await dispatchWebhooks(db, options.queue);
-  }
-
-  function schedule() {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      running = tick()
-        .catch((error: unknown) =>
-          log.warn('webhook dispatch failed; retried in a moment', {
-            error: error instanceof Error ? error.message : String(error),
-          }),
-        )
-        .finally(() => {
-          running = undefined;
-          schedule();
-        });
-    }, options.dispatchEveryMs);
-    timer.unref();
-  }
-  schedule();
-
   return {
-    async stop(graceMs = 10_000) {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-      await options.jobs.stop(graceMs);
+    failure: 'webhook dispatch failed; retried in a moment',
+    async tick(work) {
+      if (!working && work.anyWebhook) {
+        await options.jobs.work<DeliveryAttempt>(DELIVERY_JOBS, { workers: WORKERS, pollSeconds: 1 }, (job) =>
+          attempt(options, job.data),
+        );
+        working = true;
+      }
+      if (work.enabledWebhook) await dispatchWebhooks(options.db, options.queue);
     },
   };
 }

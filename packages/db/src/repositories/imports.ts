@@ -125,13 +125,6 @@ export async function finishImport(
   await db.deleteFrom('import_chunks').where('import_id', '=', importId).execute();
 }
 
-/** Whether any import waits or runs: the workers start only then. */
-export async function anyOpenImport(db: Db): Promise<boolean> {
-  const { rows } = await sql<{ any: boolean }>`select exists (
-    select 1 from imports where status in ('queued', 'running')) as any`.execute(db);
-  return rows[0]?.any === true;
-}
-
 /** The artists with these names (exact), each name with every artist it names. */
 export async function artistsNamed(
   db: Db,

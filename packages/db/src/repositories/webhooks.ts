@@ -151,14 +151,3 @@ export async function deleteWebhook(db: Db, id: string): Promise<boolean> {
   const result = await db.deleteFrom('webhooks').where('id', '=', id).executeTakeFirst();
   return result.numDeletedRows > 0n;
 }
-
-/**
- * Whether any webhook exists (deliveries may be queued: a ping, a delivery sent again) and
- * whether any is enabled (events to dispatch). Neither: no queue to start, nothing to do.
- */
-export async function webhookPresence(db: Db): Promise<{ any: boolean; enabled: boolean }> {
-  const { rows } = await sql<{ any: boolean; enabled: boolean }>`select
-    exists (select 1 from webhooks) as any,
-    exists (select 1 from webhooks where enabled) as enabled`.execute(db);
-  return { any: rows[0]?.any === true, enabled: rows[0]?.enabled === true };
-}

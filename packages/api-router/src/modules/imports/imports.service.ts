@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { type Db, imports, type Jobs, uuidv7 } from '@music/db';
+import { type Db, derivedJobId, imports, type Jobs, uuidv7 } from '@music/db';
 import { AppError } from '../../errors';
 import { type AuthedContext, isAdmin, loadOr404 } from '../../kernel';
 import { type CreateImportInput, type Import, toImport } from './imports.schema';
@@ -20,15 +19,14 @@ const FORMAT_OF_TYPE: Record<string, 'csv' | 'ndjson'> = {
   'application/jsonl': 'ndjson',
 };
 
-/** A slice's job id: the same slice of the same import queued twice is one job. */
-export function sliceJobId(importId: string, slice: number): string {
-  const hex = createHash('sha256').update(`import:${importId}:${slice}`).digest('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
-}
-
-/** Queues slice `slice` of an import, in `trx`. */
+/**
+ * Queues slice `slice` of an import, in `trx`. Its job id is derived from the import and the
+ * slice, so the same slice queued twice is one job.
+ */
 export function queueSlice(jobs: Jobs, trx: Db, importId: string, slice: number): Promise<void> {
-  return jobs.send(trx, IMPORT_JOBS, [{ id: sliceJobId(importId, slice), data: { importId, slice } }]);
+  return jobs.send(trx, IMPORT_JOBS, [
+    { id: derivedJobId('import', importId, slice), data: { importId, slice } },
+  ]);
 }
 
 /**

@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { changeEvents, type Db, type Jobs, uuidv7, webhookDeliveries } from '@music/db';
+import { changeEvents, type Db, derivedJobId, type Jobs, uuidv7, webhookDeliveries } from '@music/db';
 import { typesNamed } from '../../changes';
 import { toIso } from '../../schemas';
 
@@ -34,15 +33,6 @@ export interface DeliveryQueue {
 /** The queue of delivery attempts. */
 export const DELIVERY_JOBS = 'webhook-delivery';
 
-/**
- * An attempt's job id: the same for the same attempt of the same delivery, so an attempt queued
- * twice (a worker that recorded it and died before its job was marked done) is one job.
- */
-function attemptJobId(attempt: DeliveryAttempt): string {
-  const hex = createHash('sha256').update(`${attempt.deliveryId}:${attempt.attempt}`).digest('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
-}
-
 /** Delivery attempts as jobs of `jobs` (pg-boss). */
 export function deliveryQueue(jobs: Jobs): DeliveryQueue {
   return {
@@ -52,7 +42,9 @@ export function deliveryQueue(jobs: Jobs): DeliveryQueue {
         trx,
         DELIVERY_JOBS,
         attempts.map((attempt) => ({
-          id: attemptJobId(attempt),
+          // The same attempt of the same delivery queued twice (a worker that recorded it and
+          // died before its job was marked done) is one job.
+          id: derivedJobId(attempt.deliveryId, attempt.attempt),
           data: attempt,
           ...(delaySeconds ? { delaySeconds } : {}),
         })),

@@ -1,7 +1,7 @@
 'use client';
 
-import { useId, useState } from 'react';
-import { Button, Field, TextInput } from '@/components/ui';
+import { useId } from 'react';
+import { Field, TextInput } from '@/components/ui';
 import { DialogForm } from '@/components/ui/dialog-form';
 import {
   type CreatedApiKey,
@@ -14,6 +14,7 @@ import {
   type Scope,
 } from '@/lib/api-keys';
 import { trpc } from '@/lib/trpc';
+import { ShownOnce } from './shown-once';
 import { useRefusableForm } from './use-refusable-form';
 
 const EMPTY: KeyFormValues = { name: '', scopes: [], expires: '' };
@@ -138,51 +139,22 @@ export function ApiKeyForm({
   );
 }
 
-/**
- * The new key's token, shown this once: a warning that it will not be shown again, the token in a
- * read-only box (selected when focused) and a button that copies it.
- */
+/** The new key's token, shown this once. */
 export function TokenView({ apiKey, onDone }: { apiKey: CreatedApiKey; onDone: () => void }) {
-  const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(apiKey.token);
-      setCopied('yes');
-    } catch {
-      setCopied('failed');
-    }
-  }
   return (
-    <>
-      <div className="dialog-body">
-        <div className="notice notice-warning" role="alert">
+    <ShownOnce
+      warning={
+        <>
           <strong>Copy this key now: it will not be shown again.</strong> Only a hash of it is kept, so
           nobody, not even an admin, can show it to you later. If you lose it, revoke the key and make a new
           one.
-        </div>
-        <Field label={`Token of “${apiKey.name}”`} hint="Send it as: Authorization: Bearer <token>">
-          {(control) => (
-            <input
-              {...control}
-              className="token"
-              readOnly
-              value={apiKey.token}
-              onFocus={(e) => e.currentTarget.select()}
-              spellCheck={false}
-            />
-          )}
-        </Field>
-        <p role="status" className={copied === 'failed' ? 'field-error' : 'field-hint'}>
-          {copied === 'yes' && 'Copied to the clipboard.'}
-          {copied === 'failed' && 'The browser did not allow copying: select the token and copy it yourself.'}
-        </p>
-      </div>
-      <footer className="dialog-actions">
-        <Button onClick={copy}>Copy token</Button>
-        <Button variant="primary" onClick={onDone}>
-          Done
-        </Button>
-      </footer>
-    </>
+        </>
+      }
+      label={`Token of “${apiKey.name}”`}
+      hint="Send it as: Authorization: Bearer <token>"
+      value={apiKey.token}
+      noun="token"
+      onDone={onDone}
+    />
   );
 }

@@ -1,7 +1,7 @@
 'use client';
 
-import { useId, useState } from 'react';
-import { Button, Field, TextArea, TextInput } from '@/components/ui';
+import { useId } from 'react';
+import { TextArea, TextInput } from '@/components/ui';
 import { DialogForm } from '@/components/ui/dialog-form';
 import { trpc } from '@/lib/trpc';
 import {
@@ -18,6 +18,7 @@ import {
   type WebhookFormValues,
   webhookRefusal,
 } from '@/lib/webhooks';
+import { ShownOnce } from './shown-once';
 import { useRefusableForm } from './use-refusable-form';
 
 const EMPTY: WebhookFormValues = { url: '', events: NO_EVENTS, description: '' };
@@ -180,55 +181,22 @@ export function WebhookForm({
   );
 }
 
-/**
- * The new webhook's signing secret, shown this once: a warning that it will not be shown again,
- * the secret in a read-only box (selected when focused) and a button that copies it.
- */
+/** The new webhook's signing secret, shown this once. */
 export function SecretView({ hook, onDone }: { hook: CreatedWebhook; onDone: () => void }) {
-  const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(hook.secret);
-      setCopied('yes');
-    } catch {
-      setCopied('failed');
-    }
-  }
   return (
-    <>
-      <div className="dialog-body">
-        <div className="notice notice-warning" role="alert">
+    <ShownOnce
+      warning={
+        <>
           <strong>Copy this secret now: it will not be shown again.</strong> Your receiver needs it to check
           that each delivery really comes from the catalogue. If you lose it, delete the webhook and make a
           new one.
-        </div>
-        <Field
-          label="Signing secret"
-          hint="Check each delivery’s webhook-signature header with it, as the Standard Webhooks libraries do."
-        >
-          {(control) => (
-            <input
-              {...control}
-              className="token"
-              readOnly
-              value={hook.secret}
-              onFocus={(e) => e.currentTarget.select()}
-              spellCheck={false}
-            />
-          )}
-        </Field>
-        <p role="status" className={copied === 'failed' ? 'field-error' : 'field-hint'}>
-          {copied === 'yes' && 'Copied to the clipboard.'}
-          {copied === 'failed' &&
-            'The browser did not allow copying: select the secret and copy it yourself.'}
-        </p>
-      </div>
-      <footer className="dialog-actions">
-        <Button onClick={copy}>Copy secret</Button>
-        <Button variant="primary" onClick={onDone}>
-          Done
-        </Button>
-      </footer>
-    </>
+        </>
+      }
+      label="Signing secret"
+      hint="Check each delivery’s webhook-signature header with it, as the Standard Webhooks libraries do."
+      value={hook.secret}
+      noun="secret"
+      onDone={onDone}
+    />
   );
 }
