@@ -6,6 +6,7 @@ export {
   type PoolUse,
   type SqlExecutor,
 } from './client';
+export { observeStatements, type StatementObserver } from './driver/observe';
 export { isDatabaseUnavailable, isForeignKeyViolation, isUniqueViolation } from './errors';
 export { isUuid, uuidv7 } from './ids';
 export { createJobs, executorOf, type Jobs, type JobsOptions, type NewJob, type QueueOptions } from './jobs';
