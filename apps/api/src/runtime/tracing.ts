@@ -19,8 +19,8 @@ import { requestNamer } from './span-names';
  *   observeStatements), on a PostgreSQL server and on PGlite alike;
  * - work outside requests (housekeeping, webhook dispatch and deliveries, the job queue) is not
  *   traced, and nothing is propagated to webhook receivers.
- * Only the type imports above are static: without the variable no OpenTelemetry module is
- * loaded, and the request path only checks that tracing is absent.
+ * Only the type imports above are static: without the variable the SDK is not loaded (prom-client,
+ * for the metrics, loads the no-op API package itself), and a request only checks for tracing.
  */
 export interface Tracing {
   /** Runs `handle` inside the request's span, which ends with the answer (or the connection). */
