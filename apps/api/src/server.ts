@@ -18,6 +18,7 @@ import { createLogger } from './runtime/logger';
 import { createMailer } from './runtime/mailer';
 import { createMetrics } from './runtime/metrics';
 import { startReads } from './runtime/replicas';
+import { startTracing, type Tracing } from './runtime/tracing';
 import { createIdempotency } from './v1/idempotency';
 import { ATTEMPT_EXPIRY_SECONDS, webhookWork } from './webhooks/runtime';
 
@@ -60,7 +61,10 @@ function openDatabase(env: Env, log: ReturnType<typeof createLogger>): Promise<D
 }
 
 /** Starts the API: database, migrations (under a lock), bootstrap admin, HTTP listener. */
-export async function startServer(env: Env, injected?: { database?: Database }): Promise<RunningServer> {
+export async function startServer(
+  env: Env,
+  injected?: { database?: Database; tracing?: Tracing },
+): Promise<RunningServer> {
   const log = createLogger(env.LOG_LEVEL, env.LOG_FORMAT);
   const database = injected?.database ?? (await openDatabase(env, log));
   if (!injected?.database) {
@@ -156,6 +160,8 @@ export async function startServer(env: Env, injected?: { database?: Database }):
     idempotency,
     ...(metrics ? { metrics } : {}),
   });
+  // Off (undefined) unless OTEL_EXPORTER_OTLP_ENDPOINT is set: see runtime/tracing.ts.
+  const tracing = injected?.tracing ?? (await startTracing(env, log));
   const server = createServer(
     {
       // Slow or oversized headers are cut off instead of holding a socket.
@@ -180,7 +186,8 @@ export async function startServer(env: Env, injected?: { database?: Database }):
         });
         metrics?.request(operationOf(res), req.method ?? 'GET', res.statusCode, ms / 1000);
       });
-      void handler(req, res, requestId);
+      if (tracing) tracing.serve(req, res, requestId, () => handler(req, res, requestId));
+      else void handler(req, res, requestId);
     },
   );
   server.keepAliveTimeout = 5_000;
@@ -239,6 +246,8 @@ export async function startServer(env: Env, injected?: { database?: Database }):
       await mailer.close();
       await reads?.stop();
       if (!injected?.database) await database.close();
+      // The spans of the last requests, sent within a short bound.
+      if (!injected?.tracing) await tracing?.shutdown(2_000);
     })();
     return closing;
   };

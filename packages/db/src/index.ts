@@ -7,6 +7,7 @@ export {
   type ServerConnection,
   type SqlExecutor,
 } from './client';
+export { observeStatements, type StatementObserver } from './driver/observe';
 export { codeOf, isDatabaseUnavailable, isForeignKeyViolation, isUniqueViolation } from './errors';
 export { isUuid, uuidv7 } from './ids';
 export {

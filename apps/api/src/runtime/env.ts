@@ -134,6 +134,13 @@ const schema = z.object({
     .string()
     .regex(/^[\x21-\x7e]{16,512}$/, 'must be 16 to 512 visible ASCII characters, no spaces')
     .optional(),
+  /** OTLP/HTTP endpoint (an OpenTelemetry collector, Jaeger, Tempo) traces go to; unset: no tracing. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z
+    .string()
+    .regex(/^https?:\/\/[^\s/]+(\/[^\s]*)?$/, 'must be an http:// or https:// URL')
+    .optional(),
+  /** How traces are sent there: `http/protobuf` (default, as the standard says) or `http/json`. */
+  OTEL_EXPORTER_OTLP_PROTOCOL: z.enum(['http/protobuf', 'http/json']).optional(),
   /** Seed the demo catalogue into an empty database at start-up (`pnpm dev` sets it). */
   SEED_DEMO_DATA: flag('false'),
 });

@@ -8,6 +8,7 @@ import {
 import pg from 'pg';
 import { isDatabaseUnavailable } from '../errors';
 import { beginCommand } from './dialect';
+import { statementObserver } from './observe';
 import { isStalePlan, renewStatement, type Statement, statementFor } from './prepared';
 
 /**
@@ -178,7 +179,17 @@ interface Corkable {
  * One statement outside a transaction: a write on a pooled connection, a read on a shared
  * pipelined one. What a Kysely connection does for it, and what `runSql` (sql.ts) calls directly.
  */
-async function runSingleStatement<R>(
+function runSingleStatement<R>(
+  options: DriverOptions,
+  text: string,
+  values: readonly unknown[],
+): Promise<QueryResult<R>> {
+  const observe = statementObserver;
+  if (!observe) return runStatement<R>(options, text, values);
+  return observe(text, 'server', () => runStatement<R>(options, text, values));
+}
+
+async function runStatement<R>(
   options: DriverOptions,
   text: string,
   values: readonly unknown[],
@@ -229,12 +240,15 @@ class LazyConnection implements DatabaseConnection {
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     if (!this.exclusive) return runSingleStatement<R>(this.options, query.sql, query.parameters);
     const values = query.parameters as unknown[];
+    const exclusive = this.exclusive;
+    const config = this.options.prepared
+      ? { name: statementFor(query.sql).name, text: query.sql, values }
+      : { text: query.sql, values };
+    const observe = statementObserver;
     try {
-      const result = await this.exclusive.query(
-        this.options.prepared
-          ? { name: statementFor(query.sql).name, text: query.sql, values }
-          : { text: query.sql, values },
-      );
+      const result = observe
+        ? await observe(query.sql, 'server', () => exclusive.query(config))
+        : await exclusive.query(config);
       return toResult<R>(result);
     } catch (error) {
       // A transaction cannot retry one statement: the next one to run this text prepares it

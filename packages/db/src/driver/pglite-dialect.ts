@@ -10,6 +10,7 @@ import {
   type TransactionSettings,
 } from 'kysely';
 import { beginCommand } from './dialect';
+import { statementObserver } from './observe';
 import { mayWrite } from './prepared';
 
 /**
@@ -89,9 +90,10 @@ class PGliteConnection implements DatabaseConnection {
   constructor(private readonly client: PGlite) {}
 
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
-    const result = await this.client.query<R>(compiledQuery.sql, [...compiledQuery.parameters], {
-      rowMode: 'object',
-    });
+    const observe = statementObserver;
+    const result = observe
+      ? await observe(compiledQuery.sql, 'embedded', () => this.run<R>(compiledQuery))
+      : await this.run<R>(compiledQuery);
     const kind = compiledQuery.query.kind;
     // Written-out statements (runSql) are raw nodes: whether they change data is read from the text.
     const changes =
@@ -105,6 +107,10 @@ class PGliteConnection implements DatabaseConnection {
         ? { numAffectedRows: BigInt(result.affectedRows) }
         : {}),
     };
+  }
+
+  private run<R>(compiledQuery: CompiledQuery) {
+    return this.client.query<R>(compiledQuery.sql, [...compiledQuery.parameters], { rowMode: 'object' });
   }
 
   // biome-ignore lint/correctness/useYield: streaming is not offered by this driver.
