@@ -17,6 +17,7 @@ import { IMPORT_EXPIRY_SECONDS, importWork } from './runtime/imports';
 import { createLogger } from './runtime/logger';
 import { createMailer } from './runtime/mailer';
 import { createMetrics } from './runtime/metrics';
+import { oneLine } from './runtime/one-line';
 import { startReads } from './runtime/replicas';
 import { startTracing, type Tracing } from './runtime/tracing';
 import { createIdempotency } from './v1/idempotency';
@@ -332,24 +333,6 @@ async function main(args: string[]) {
     rest: `${running.url}/v1`,
     docs: `${running.url}/v1/docs`,
   });
-}
-
-/** An error and its causes as one line: what failed, then why, down to the driver's own words. */
-export function oneLine(error: unknown): string {
-  const parts: string[] = [];
-  let current: unknown = error;
-  for (let depth = 0; current !== undefined && current !== null && depth < 5; depth++) {
-    if (current instanceof AggregateError && current.errors.length > 0 && !current.message) {
-      current = current.errors[0];
-      continue;
-    }
-    const message = current instanceof Error ? current.message : String(current);
-    const code = (current as { code?: unknown }).code;
-    const text = `${message}${typeof code === 'string' && !message.includes(code) ? ` (${code})` : ''}`;
-    if (text && !parts.includes(text)) parts.push(text);
-    current = current instanceof Error ? current.cause : undefined;
-  }
-  return parts.join(': ').replace(/\s*\n\s*/g, ' ');
 }
 
 const isMain = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;

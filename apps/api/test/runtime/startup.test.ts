@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createTestDatabase, type TestDatabase } from '@music/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { oneLine } from '../../src/server';
+import { oneLine } from '../../src/runtime/one-line';
 import { TEST_SECRET } from '../support/harness';
 
 const API_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
