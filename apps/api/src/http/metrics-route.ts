@@ -1,7 +1,7 @@
 import { carriesToken } from '../runtime/metrics';
 import type { Exchange } from './exchange';
 import { fail, sendBody, sendError } from './http';
-import { labelOperation } from './operation-label';
+import { labelRequest } from './operation-label';
 
 export interface MetricsRouteOptions {
   /** METRICS_TOKEN: a scraper sends it as `Authorization: Bearer <token>`. */
@@ -17,7 +17,7 @@ export interface MetricsRouteOptions {
 export function createMetricsRoute(options: MetricsRouteOptions) {
   return async function metricsRoute(exchange: Exchange): Promise<void> {
     const { req, res, headers } = exchange;
-    labelOperation(res, 'service.metrics');
+    labelRequest(res, { operation: 'service.metrics', route: '/metrics' });
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       return sendError(res, fail('METHOD_NOT_ALLOWED', `${req.method} is not allowed here`), {
         ...headers,

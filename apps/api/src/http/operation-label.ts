@@ -1,17 +1,30 @@
 import type { ServerResponse } from 'node:http';
 
-const OPERATIONS = new WeakMap<ServerResponse, string>();
-
-/**
- * Names the operation a request turned out to be (`songs.get`, `health.ready`), once routed: the
- * request listener reads it when the answer is finished, for the metrics' `operation` label. A
- * bounded set of names (the procedures and the service routes), never a path with ids in it.
- */
-export function labelOperation(res: ServerResponse, operation: string): void {
-  OPERATIONS.set(res, operation);
+/** What a request turned out to be, as far as it was routed. */
+export interface RequestLabel {
+  /** The procedure (`songs.get`) or service route (`service.health`) that answered it. */
+  operation?: string | undefined;
+  /** The route template (`/v1/songs/{songId}`, `/trpc/songs.get`): known for a 405 too. */
+  route?: string | undefined;
 }
 
-/** The operation's name; `unrouted` for a request no route took (a 404, a malformed target). */
+const LABELS = new WeakMap<ServerResponse, RequestLabel>();
+
+/**
+ * Names what a request is, once the transport has routed it: the request listener reads it when
+ * the answer is finished, for the metrics' `operation` label and the trace's span name. A bounded
+ * set of names (the procedures, the service routes, their templates), never a path with ids in it.
+ * One routing decides it: nothing parses the path a second time to name it.
+ */
+export function labelRequest(res: ServerResponse, label: RequestLabel): void {
+  LABELS.set(res, { ...LABELS.get(res), ...label });
+}
+
+export function labelOf(res: ServerResponse): RequestLabel {
+  return LABELS.get(res) ?? {};
+}
+
+/** The operation's name; `unrouted` for a request no operation took (a 404, a 405, a malformed target). */
 export function operationOf(res: ServerResponse): string {
-  return OPERATIONS.get(res) ?? 'unrouted';
+  return LABELS.get(res)?.operation ?? 'unrouted';
 }

@@ -3,9 +3,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { observeStatements, type StatementObserver } from '@music/db';
 import type { Context } from '@opentelemetry/api';
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { labelOf } from '../http/operation-label';
 import type { Env } from './env';
 import type { AppLogger } from './logger';
-import { requestNamer } from './span-names';
 
 /**
  * Traces over OpenTelemetry, on when OTEL_EXPORTER_OTLP_ENDPOINT is set. The spans are made here
@@ -65,7 +65,6 @@ export async function startTracing(
   // current request's context is kept here, not in the API's global context manager).
   const propagator = new core.W3CTraceContextPropagator();
   const current = new AsyncLocalStorage<Context>();
-  const nameOf = requestNamer();
 
   const observer: StatementObserver = (text, database, run) => {
     const parent = current.getStore();
@@ -128,7 +127,8 @@ export async function startTracing(
       const end = () => {
         if (ended) return;
         ended = true;
-        const { route, operation } = nameOf(method, req.url ?? '/');
+        // Named by the transport that routed it (nothing parses the path again for the trace).
+        const { route, operation } = labelOf(res);
         if (route) {
           span.updateName(`${method} ${route}`);
           span.setAttribute('http.route', route);

@@ -14,7 +14,7 @@ import { chargeBudget } from '../http/budget-edge';
 import { conditionOf } from '../http/conditions';
 import { type Exchange, failureOf } from '../http/exchange';
 import { MAX_BODY_BYTES, sendJson } from '../http/http';
-import { labelOperation } from '../http/operation-label';
+import { labelRequest } from '../http/operation-label';
 import type { CreateContext } from '../http/request-context';
 import type { Budgets } from '../runtime/budgets';
 
@@ -140,7 +140,7 @@ export function createTrpcTransport(options: TrpcTransportOptions) {
   return async function trpc(exchange: Exchange) {
     const path = exchange.route.join('/');
     // A known procedure's name; anything else (a batch, a typo) is not a label of its own.
-    if (operationAt(path)) labelOperation(exchange.res, path);
+    if (operationAt(path)) labelRequest(exchange.res, { operation: path, route: `/trpc/${path}` });
     if (await plainQuery(exchange, path)) return;
     await handler(exchange, path);
   };

@@ -14,7 +14,7 @@ import type { Cors } from '../http/cors';
 import { answerFailure, type Exchange, type InternalErrorLog } from '../http/exchange';
 import { sendFile } from '../http/file-answer';
 import { fail, JSON_TYPE, readBody, sendBody, sendError, sendNoContent } from '../http/http';
-import { labelOperation } from '../http/operation-label';
+import { labelRequest } from '../http/operation-label';
 import type { CreateContext } from '../http/request-context';
 import type { TrustProxy } from '../http/trust-proxy';
 import type { Budgets } from '../runtime/budgets';
@@ -80,6 +80,7 @@ export function createRestHandler(options: RestHandlerOptions) {
     const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
     const candidates = candidatesFor(index, exchange.route as string[]);
     if (candidates.length === 0) throw fail('NOT_FOUND', `No route ${url.pathname}`);
+    labelRequest(res, { route: `/v1${candidates[0]!.route.route.path}` });
     // Only the answers that list the path's methods (OPTIONS, 405) need them.
     const allow = () => allowed(candidates.map((c) => c.route.route.method));
     if (method === 'OPTIONS') {
@@ -96,7 +97,7 @@ export function createRestHandler(options: RestHandlerOptions) {
       });
       return undefined;
     }
-    labelOperation(res, found.route.operation.path);
+    labelRequest(res, { operation: found.route.operation.path, route: `/v1${found.route.route.path}` });
     return { ...found, method };
   }
 

@@ -4,7 +4,7 @@ import type { Database } from '@music/db';
 import { conditionOf } from '../http/conditions';
 import type { Exchange } from '../http/exchange';
 import { fail, JSON_TYPE, sendBody, sendError, sendJson, sendNoContent } from '../http/http';
-import { labelOperation } from '../http/operation-label';
+import { labelRequest } from '../http/operation-label';
 import { DOCS_HTML, docsAsset } from './docs';
 
 const ROUTES = new Set(['health', 'health/live', 'openapi.json', 'docs']);
@@ -97,7 +97,11 @@ export function createServiceRoutes(options: ServiceRoutesOptions) {
     const method = exchange.req.method;
     const route = exchange.route.join('/');
     if (!ROUTES.has(route) && !route.startsWith('docs/')) return false;
-    labelOperation(res, route.startsWith('docs/') ? 'service.docs' : `service.${route}`);
+    const name = route.startsWith('docs/') ? 'docs' : route;
+    labelRequest(res, {
+      operation: `service.${name}`,
+      route: `/v1/${route.startsWith('docs/') ? 'docs/{asset}' : route}`,
+    });
     if (method === 'OPTIONS') {
       sendNoContent(res, { ...headers, Allow: ALLOW, ...preflight(ALLOW) });
       return true;
