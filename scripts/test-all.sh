@@ -69,7 +69,7 @@ if [ -f apps/web/playwright.config.ts ]; then
 fi
 
 if pg_reachable "$PG_URL"; then
-  step "fleet test (PgBouncer, three API instances, HAProxy without retries, two consoles, Chromium)"
+  step "fleet test (its own PostgreSQL and streaming replica, each behind PgBouncer; three API instances, HAProxy without retries, two consoles, Chromium)"
   TEST_DATABASE_DIRECT_URL="$PG_URL" pnpm --filter @music/fleet test:fleet
 fi
 

@@ -6,6 +6,7 @@ import { type Fleet, startFleet } from './scenarios/fleet';
 import { rotatesSigningKey } from './scenarios/key-rotation';
 import { limitsWrongPasswordsAcrossInstances } from './scenarios/login-limit';
 import { ridesOutPoolerOutage } from './scenarios/pooler-outage';
+import { readsFromReplica } from './scenarios/replica';
 import { migratesOnce, refusesPoolerWithoutSetting } from './scenarios/start-up';
 import {
   keepsWritesWholeThroughSigkill,
@@ -14,11 +15,12 @@ import {
 } from './scenarios/under-load';
 
 /**
- * The service as production runs it, from the outside, with real components: PostgreSQL behind a
- * stock transaction-mode PgBouncer, three API instances started together on an empty database,
+ * The service as production runs it, from the outside, with real components: PostgreSQL and a
+ * streaming replica of it, each behind a stock transaction-mode PgBouncer, three API instances
+ * started together on an empty database,
  * HAProxy in front of them without retries, and two consoles behind HAProxy too (no sticky
- * sessions). Needs `pnpm build` first, PostgreSQL at TEST_DATABASE_DIRECT_URL (default
- * 127.0.0.1:5432), Debian's pgbouncer, haproxy and chromium. Scenarios run in order on one fleet
+ * sessions). Needs `pnpm build` first, PostgreSQL's tools (initdb, pg_basebackup), Debian's
+ * pgbouncer, haproxy and chromium. Scenarios run in order on one fleet
  * (starting it takes most of the run), each in a module of its own under ./scenarios.
  */
 
@@ -49,6 +51,10 @@ const scenarios: Array<[string, (fleet: Fleet) => Promise<void>]> = [
   [
     'answers an Idempotency-Key repeated on other instances with the first answer, creating once',
     replaysIdempotencyKeyAcrossInstances,
+  ],
+  [
+    'reads the catalogue from the replica through its own PgBouncer, each writer reading its own writes',
+    readsFromReplica,
   ],
   ['serves every read while columns and a table are added under load', readsThroughSchemaChanges],
   [

@@ -100,4 +100,27 @@ describe('configuration', () => {
       expect(() => load({ METRICS_TOKEN: token })).toThrow(/METRICS_TOKEN: must be 16 to 512/);
     }
   });
+
+  it('reads DATABASE_READ_URLS as postgres URLs, only beside DATABASE_URL, and bounds the lag allowed', () => {
+    const primary = 'postgres://db.internal/music';
+    expect(load({}).readUrls).toEqual([]);
+    expect(load({}).REPLICA_MAX_LAG_SECONDS).toBe(5);
+    const env = load({
+      DATABASE_URL: primary,
+      JWT_SECRET: secret,
+      DATABASE_READ_URLS: ' postgres://r1.internal/music , postgresql://r2.internal/music ',
+      REPLICA_MAX_LAG_SECONDS: '2.5',
+    });
+    expect(env.readUrls).toEqual(['postgres://r1.internal/music', 'postgresql://r2.internal/music']);
+    expect(env.REPLICA_MAX_LAG_SECONDS).toBe(2.5);
+    expect(() => load({ DATABASE_READ_URLS: 'postgres://r1.internal/music' })).toThrow(/needs DATABASE_URL/);
+    expect(() => load({ DATABASE_URL: primary, DATABASE_READ_URLS: 'mysql://r1/music' })).toThrow(
+      /DATABASE_READ_URLS must be postgres:\/\/ URLs/,
+    );
+    for (const lag of ['0', '-1', '3601', 'soon']) {
+      expect(() => load({ DATABASE_URL: primary, REPLICA_MAX_LAG_SECONDS: lag })).toThrow(
+        /REPLICA_MAX_LAG_SECONDS/,
+      );
+    }
+  });
 });

@@ -221,4 +221,21 @@ describe('housekeeping', () => {
       .execute();
     expect(left.map((r) => r.id).sort()).toEqual(kept.sort());
   });
+
+  it('removes read positions written over an hour ago; keeps younger ones', async () => {
+    const db = database.db;
+    const [old, young] = [uuidv7(), uuidv7()];
+    await sql`insert into read_positions (user_id, lsn, written_at)
+      values (${old}, '0/1', now() - interval '61 minutes'), (${young}, '0/2', now() - interval '59 minutes')`.execute(
+      db,
+    );
+    const removed = await removeExpired(db, { limit: 1000, throttleWindowSeconds: 900 });
+    expect(removed.readPositions).toBe(1);
+    const left = await db
+      .selectFrom('read_positions')
+      .select('user_id')
+      .where('user_id', 'in', [old, young])
+      .execute();
+    expect(left.map((r) => r.user_id)).toEqual([young]);
+  });
 });

@@ -1,16 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import pg from 'pg';
 import { expect } from 'vitest';
 import { type HAProxy, startHaproxy } from '../haproxy';
 import { API_BUNDLE, apiInstance, type Instance, WEB_DIR } from '../instances';
 import { type PgBouncer, startPgBouncer } from '../pgbouncer';
-import { connectSession, type SqlSession } from '../postgres';
+import {
+  connectSession,
+  findPostgresTools,
+  type PostgresInstance,
+  type SqlSession,
+  startPostgres,
+  startReplica,
+} from '../postgres';
 import { type Cleanup, sleep, until } from '../processes';
 import { type Requests, requests } from './requests';
 
-const SERVER = new URL(process.env.TEST_DATABASE_DIRECT_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+export const METRICS_TOKEN = `fleet-metrics-${randomBytes(12).toString('hex')}`;
 export const OLD_KEY = `fleet-key-one-${randomBytes(24).toString('hex')}`;
 export const NEW_KEY = `fleet-key-two-${randomBytes(24).toString('hex')}`;
 export const ADMIN = { email: 'admin@fleet.test', password: 'fleet-admin-password' };
@@ -21,7 +27,10 @@ export const CHECK_INTERVAL_MS = 300;
 /** The running fleet, as the scenarios drive it. */
 export interface Fleet extends Requests {
   apis: Instance[];
+  /** In front of the primary. */
   pgbouncer: PgBouncer;
+  /** The primary's streaming replica, reached through a PgBouncer of its own. */
+  replica: PostgresInstance;
   balancer: HAProxy;
   /** The settings every API instance starts with. */
   apiEnv(): Record<string, string>;
@@ -32,35 +41,35 @@ export interface Fleet extends Requests {
 }
 
 /**
- * A database of its own on the server, PgBouncer in front of it, three API instances started
- * together on it while it is empty, and HAProxy in front of them; `cleanup` releases it all.
+ * A PostgreSQL server of its own (initdb) and a streaming replica of it (pg_basebackup), each
+ * behind a PgBouncer of its own, three API instances started together on the empty database
+ * reading the catalogue from the replica, and HAProxy in front of them; `cleanup` releases it all.
  */
 export async function startFleet(cleanup: Cleanup): Promise<Fleet> {
   for (const artefact of [API_BUNDLE, path.join(WEB_DIR, '.next/BUILD_ID')]) {
     if (!existsSync(artefact)) throw new Error(`${artefact} is missing: run \`pnpm build\` first`);
   }
-  const database = `music_fleet_${Date.now()}_${randomBytes(3).toString('hex')}`;
-  const directUrl = new URL(SERVER);
-  directUrl.pathname = `/${database}`;
-
-  const direct = new pg.Client({ connectionString: SERVER.toString() });
-  await direct.connect();
-  await direct.query(`create database "${database}"`);
-  cleanup.add(async () => {
-    await direct.query(`drop database if exists "${database}" with (force)`);
-    await direct.end();
-  });
-  const pgbouncer = await startPgBouncer({
-    serverHost: SERVER.hostname,
-    serverPort: Number(SERVER.port || 5432),
-  });
+  const tools = findPostgresTools();
+  if ('unavailable' in tools) throw new Error(`the fleet needs PostgreSQL's tools: ${tools.unavailable}`);
+  const database = 'music_fleet';
+  const primary = await startPostgres(tools);
+  cleanup.add(() => primary.destroy());
+  const directUrl = new URL(await primary.createDatabase(database));
+  const replica = await startReplica(tools, primary);
+  cleanup.add(() => replica.destroy());
+  const pgbouncer = await startPgBouncer({ serverHost: '127.0.0.1', serverPort: primary.port });
   cleanup.add(() => pgbouncer.destroy());
+  const replicaBouncer = await startPgBouncer({ serverHost: '127.0.0.1', serverPort: replica.port });
+  cleanup.add(() => replicaBouncer.destroy());
 
   const apiEnv = (): Record<string, string> => ({
     NODE_ENV: 'production',
     DATABASE_URL: pgbouncer.url(database),
     DATABASE_POOLER: 'transaction',
     DATABASE_DIRECT_URL: directUrl.toString(),
+    // The catalogue's reads from the replica, through its own transaction-mode PgBouncer.
+    DATABASE_READ_URLS: replicaBouncer.url(database),
+    METRICS_TOKEN,
     JWT_SECRET: OLD_KEY,
     TRUST_PROXY: 'loopback',
     DB_POOL_MAX: '6',
@@ -103,6 +112,7 @@ export async function startFleet(cleanup: Cleanup): Promise<Fleet> {
     ...requests(balancer.url('api')),
     apis,
     pgbouncer,
+    replica,
     balancer,
     apiEnv,
     async onDatabase(work) {
