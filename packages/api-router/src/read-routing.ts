@@ -1,5 +1,6 @@
 import { codeOf, type Db, isDatabaseUnavailable } from '@music/db';
 import type { Context } from './context';
+import { AppError } from './errors';
 import { keyAccessOf } from './scopes';
 
 /** What the routing reads of a procedure's meta (`Meta` of ./trpc.ts, which uses this file). */
@@ -40,6 +41,16 @@ export function mayLag(meta: RoutedMeta | undefined): boolean {
   return known;
 }
 
+/** Whether a call failed with our 404 (under tRPC's wrapper). */
+function isNotFound(error: unknown): boolean {
+  let current = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    if (current instanceof AppError) return current.code === 'NOT_FOUND';
+    current = current.cause;
+  }
+  return false;
+}
+
 /** The driver's error under tRPC's and our wrappers, if there is one. */
 function databaseCauseOf(error: unknown): unknown {
   let current = error;
@@ -57,7 +68,8 @@ const RECOVERY_CONFLICT = '40001';
  * Runs a procedure (`run`, given the handle to read with, or none for the primary's) where its
  * reads belong. A read that may lag goes to a replica when one qualifies (see Reads), and is
  * run again on the primary when the replica fails it for want of the server or by a recovery
- * conflict: a replica going away costs no request. After a caller's write succeeds, where the
+ * conflict (a replica going away costs no request), or answers 404 (a record made a moment ago
+ * by someone else is found by its id). After a caller's write succeeds, where the
  * primary's WAL stands is recorded for them (read-your-writes). Without replicas, just `run()`.
  */
 export async function withReads<R extends Result>(
@@ -88,7 +100,11 @@ export async function withReads<R extends Result>(
     const result = await run(replica.db);
     const cause = result.ok ? undefined : databaseCauseOf(result.error);
     const unavailable = cause !== undefined && isDatabaseUnavailable(cause);
-    if (!unavailable && codeOf(cause) !== RECOVERY_CONFLICT) {
+    // A record the replica does not have may have just been made by someone else: asked for by
+    // its id, it is looked for on the primary before the answer is a 404. (A list may be a
+    // moment old; a record someone was just handed the id of is found.)
+    const missing = !result.ok && isNotFound(result.error);
+    if (!unavailable && !missing && codeOf(cause) !== RECOVERY_CONFLICT) {
       ctx.observer.routedRead(replica.name);
       return result;
     }
