@@ -137,7 +137,15 @@ describeOnPostgres('read replicas', () => {
     }
     expect((await a.request('GET', '/songs?limit=5', { token: reader.token })).status).toBe(200);
     expect((await a.request('GET', '/auth/me', { token: reader.token })).status).toBe(200);
-    expect(await replicaReads(urls.a)).toBe(before + 6);
+    // The console's transport too: the same procedures, the same routing.
+    const rpc = await fetch(
+      `${urls.a}/trpc/songs.get?input=${encodeURIComponent(JSON.stringify({ songId }))}`,
+      {
+        headers: { authorization: `Bearer ${reader.token}` },
+      },
+    );
+    expect(rpc.status).toBe(200);
+    expect(await replicaReads(urls.a)).toBe(before + 7);
 
     // Shown by what is served: with the standby held back, a song written now is not on it, and
     // a reader who did not write it is answered from the standby.
