@@ -1,22 +1,16 @@
-import { execFile, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createTestDatabase, type TestDatabase } from '@music/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { oneLine } from '../../src/runtime/one-line';
+import { ensureBundle, spawnBundle } from '../support/child-api';
 import { TEST_SECRET } from '../support/harness';
 
-const API_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const BUNDLE = path.join(API_DIR, 'dist/server.mjs');
 const dataDir = mkdtempSync(path.join(tmpdir(), 'music-startup-'));
 
-beforeAll(() => {
-  // These run the built server (CI builds before testing; a checkout may not have).
-  if (!existsSync(BUNDLE))
-    execFileSync('pnpm', ['--filter', '@music/api', 'build'], { cwd: API_DIR, timeout: 45_000 });
-});
+// These run the built server (CI builds before testing; a checkout may not have).
+beforeAll(ensureBundle);
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 /** Runs the built server to its exit (start-up failures and `migrate` exit by themselves). */
@@ -24,25 +18,24 @@ function run(
   args: string[],
   env: Record<string, string>,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = execFile(
-      process.execPath,
-      [BUNDLE, ...args],
-      {
-        cwd: API_DIR,
-        timeout: 30_000,
-        env: {
-          PATH: process.env.PATH ?? '',
-          NODE_ENV: 'test',
-          PORT: '0',
-          DATA_DIR: dataDir,
-          JWT_SECRET: TEST_SECRET,
-          ...env,
-        },
-      },
-      (_error, stdout, stderr) => resolve({ code: child.exitCode, stdout, stderr }),
-    );
+  const child = spawnBundle(
+    { NODE_ENV: 'test', PORT: '0', DATA_DIR: dataDir, JWT_SECRET: TEST_SECRET, ...env },
+    args,
+  );
+  let [stdout, stderr] = ['', ''];
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
   });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  return new Promise((resolve) =>
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    }),
+  );
 }
 
 describe('start-up', () => {
@@ -107,17 +100,12 @@ describe('stopping', () => {
   /** Starts the built server on the embedded database, waits until it listens, then signals it. */
   async function signalled(signal: NodeJS.Signals) {
     const dir = mkdtempSync(path.join(tmpdir(), 'music-stop-'));
-    const child = spawn(process.execPath, [BUNDLE], {
-      cwd: API_DIR,
-      env: {
-        PATH: process.env.PATH ?? '',
-        NODE_ENV: 'production',
-        PORT: '0',
-        DATA_DIR: dir,
-        SHUTDOWN_DELAY_SECONDS: '2',
-        LOG_LEVEL: 'info',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const child = spawnBundle({
+      NODE_ENV: 'production',
+      PORT: '0',
+      DATA_DIR: dir,
+      SHUTDOWN_DELAY_SECONDS: '2',
+      LOG_LEVEL: 'info',
     });
     let out = '';
     const listening = new Promise<string>((resolve, reject) => {

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createTestDatabase, type TestDatabase } from '@music/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBundle } from '../support/child-api';
+import { databaseEnv, ensureBundle, spawnBundle } from '../support/child-api';
 import { TEST_SECRET } from '../support/harness';
 
 /**
@@ -60,26 +60,15 @@ interface Api {
 }
 
 async function startBundle(env: Record<string, string>): Promise<Api> {
-  const child = spawn(process.execPath, [BUNDLE], {
-    cwd: API_DIR,
-    env: {
-      PATH: process.env.PATH ?? '',
-      NODE_ENV: 'test',
-      PORT: '0',
-      DATA_DIR: dataDir,
-      JWT_SECRET: TEST_SECRET,
-      LOG_LEVEL: 'info',
-      HOUSEKEEPING_INTERVAL_SECONDS: '0',
-      ...(database?.url
-        ? {
-            DATABASE_URL: database.url,
-            DATABASE_DIRECT_URL: database.directUrl!,
-            DATABASE_POOLER: database.pooler,
-          }
-        : {}),
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const child = spawnBundle({
+    NODE_ENV: 'test',
+    PORT: '0',
+    DATA_DIR: dataDir,
+    JWT_SECRET: TEST_SECRET,
+    LOG_LEVEL: 'info',
+    HOUSEKEEPING_INTERVAL_SECONDS: '0',
+    ...databaseEnv(database),
+    ...env,
   });
   let out = '';
   let err = '';

@@ -1,13 +1,36 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, type ChildProcessByStdio, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { TestDatabase } from '@music/db/testing';
 import { type Client, createClient, TEST_SECRET, uniqueEmail } from './harness';
 
 const API_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BUNDLE = path.join(API_DIR, 'dist/server.mjs');
+
+/** The built API (`dist/server.mjs`) in a process of its own, with only PATH and `env` set. */
+export function spawnBundle(
+  env: Record<string, string>,
+  args: string[] = [],
+): ChildProcessByStdio<null, Readable, Readable> {
+  return spawn(process.execPath, [BUNDLE, ...args], {
+    cwd: API_DIR,
+    env: { PATH: process.env.PATH ?? '', ...env } as unknown as NodeJS.ProcessEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/** A test database's server as the bundle's settings (none: the embedded database). */
+export function databaseEnv(database: TestDatabase | undefined): Record<string, string> {
+  if (!database?.url) return {};
+  return {
+    DATABASE_URL: database.url,
+    DATABASE_DIRECT_URL: database.directUrl!,
+    DATABASE_POOLER: database.pooler,
+  };
+}
 
 /** Builds the API bundle if this checkout has none (CI builds before testing). */
 export function ensureBundle(): void {
@@ -24,21 +47,14 @@ export async function startChildApi(
   env: Record<string, string> = {},
 ): Promise<{ client: Client; admin: { token: string }; child: ChildProcess; kill(): void }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'music-child-'));
-  const child = spawn(process.execPath, [BUNDLE], {
-    cwd: API_DIR,
-    env: {
-      PATH: process.env.PATH ?? '',
-      NODE_ENV: 'test',
-      PORT: '0',
-      DATA_DIR: dataDir,
-      JWT_SECRET: TEST_SECRET,
-      DATABASE_URL: database.url!,
-      DATABASE_DIRECT_URL: database.directUrl!,
-      DATABASE_POOLER: database.pooler,
-      LOG_LEVEL: 'info',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const child = spawnBundle({
+    NODE_ENV: 'test',
+    PORT: '0',
+    DATA_DIR: dataDir,
+    JWT_SECRET: TEST_SECRET,
+    ...databaseEnv(database),
+    LOG_LEVEL: 'info',
+    ...env,
   });
   const kill = () => {
     child.kill('SIGKILL');
