@@ -152,7 +152,33 @@ export function afterKeyset<Column extends string>(
     (term, index) =>
       sql<boolean>`(${sql.join([...terms.slice(0, index).map((t) => t.equal), term.beyond], sql` and `)})`,
   );
-  return sql<boolean>`(${sql.join(alternatives, sql` or `)})`;
+  const rows = sql<boolean>`(${sql.join(alternatives, sql` or `)})`;
+  const bound = startBound(table, effective[0], after.values[0] ?? null, kinds[0]);
+  return bound ? sql<boolean>`(${bound} and ${rows})` : rows;
+}
+
+/** Sort columns that are never NULL, in every table that sorts by them. */
+const NEVER_NULL = new Set(['title', 'name', 'username', 'email', 'created_at', 'position']);
+
+/**
+ * A plain range condition on the first key (`k1 >= v1`, `<=` descending), implied by the
+ * alternatives and so changing no answer: an index on the order's columns can start its scan
+ * there, where the alternatives alone (an OR) cannot bound it and a page deep in the list walked
+ * every row before it (measured: a cursor page in the middle of 100,000 songs read as many
+ * buffers as the offset page there, 600). None when it would not hold: after a NULL, or
+ * ascending on a column that may be NULL (NULLs come after every value).
+ */
+function startBound<Column extends string>(
+  table: string,
+  key: OrderKey<Column> | undefined,
+  value: string | null,
+  kind: KeyKind | undefined,
+): RawBuilder<boolean> | undefined {
+  if (!key || value === null || kind === undefined) return undefined;
+  if (!key.descending && !NEVER_NULL.has(key.column)) return undefined;
+  const ref = sql.ref(`${table}.${key.column}`);
+  const typed = sql`cast(${value} as ${sql.raw(CASTS[kind])})`;
+  return key.descending ? sql<boolean>`${ref} <= ${typed}` : sql<boolean>`${ref} >= ${typed}`;
 }
 
 /**

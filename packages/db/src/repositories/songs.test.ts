@@ -4,8 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, songRow, type TestDatabase } from '../../testing/index';
 import { uuidv7 } from '../ids';
 import { deleteArtist, insertArtist, updateArtist } from './artists';
+import { keysetSelections, pageAfter } from './order';
 import { foldTerm } from './search-terms';
-import { indexedPairs } from './song-filters';
+import { BY_TITLE, filteredSongs, indexedPairs } from './song-filters';
 import {
   findSongsWithArtists,
   insertSong,
@@ -234,5 +235,37 @@ describe(`song search on 100k songs (${process.env.TEST_DATABASE_URL ? 'PostgreS
     expect(await find('shimmerfold')).toBe(true);
     const page = await searchSongIds(database.db, { search: 'shimmerfold', limit: 10, offset: 0 });
     expect(page).toEqual({ version: expect.any(String), ids: [song.id], total: 1 });
+  });
+
+  it('reads a cursor page deep in the list for about what the first page costs', async () => {
+    // The keyset's alternatives (an OR) cannot bound an index scan: without the plain range on the
+    // first key, the page in the middle walked the 50,000 rows before it.
+    const page = (after: { values: string[]; id: string } | null) =>
+      filteredSongs(database.db, {})
+        .select('songs.id')
+        .select(keysetSelections('songs', undefined, BY_TITLE))
+        .$call(pageAfter('songs', undefined, BY_TITLE, { after, limit: 20 }));
+    const buffers = async (query: ReturnType<typeof page>) => {
+      const compiled = query.compile();
+      const { rows } = await database.db.executeQuery<{ 'QUERY PLAN': unknown }>(
+        CompiledQuery.raw(`explain (analyze, buffers, format json) ${compiled.sql}`, [
+          ...compiled.parameters,
+        ]),
+      );
+      const raw = rows[0]!['QUERY PLAN'];
+      const [{ Plan }] = (typeof raw === 'string' ? JSON.parse(raw) : raw) as [
+        { Plan: Record<string, number> },
+      ];
+      return (Plan['Shared Hit Blocks'] ?? 0) + (Plan['Shared Read Blocks'] ?? 0);
+    };
+    const at = async (offset: number) => {
+      const { rows } = await sql<{ title: string; id: string }>`
+        select title, id::text from songs order by title, id offset ${offset} limit 1`.execute(database.db);
+      return { values: [rows[0]!.title], id: rows[0]!.id };
+    };
+    const first = await buffers(page(await at(0)));
+    const middle = await buffers(page(await at(50_000)));
+    expect(middle).toBeLessThan(first * 3 + 20);
+    expect(await plan(page(await at(50_000)))).toMatch(/Index Cond: \(title >= /);
   });
 });
