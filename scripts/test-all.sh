@@ -70,7 +70,7 @@ fi
 
 if pg_reachable "$PG_URL"; then
   step "fleet test (its own PostgreSQL and streaming replica, each behind PgBouncer; three API instances, HAProxy without retries, two consoles, Chromium)"
-  TEST_DATABASE_DIRECT_URL="$PG_URL" pnpm --filter @music/fleet test:fleet
+  pnpm --filter @music/fleet test:fleet
 fi
 
 step "REST client example (the built API on loopback: committed OpenAPI types, strict typecheck, the scenario)"

@@ -67,7 +67,7 @@ export class SharedClients {
   /** One statement on the shared client of this event-loop turn. */
   async query(config: pg.QueryConfig): Promise<pg.QueryResult> {
     const slot = this.#slotOfTurn();
-    const client = await this.get();
+    const client = await this.#get();
     coalesceWrites(client);
     this.#inFlight[slot]!++;
     try {
@@ -98,7 +98,7 @@ export class SharedClients {
     return this.#slot;
   }
 
-  get(): Promise<pg.Client> {
+  #get(): Promise<pg.Client> {
     if (this.#ended) return Promise.reject(new Error('Cannot use a pool after calling end'));
     const slot = this.#slotOfTurn();
     let client = this.#clients[slot];
